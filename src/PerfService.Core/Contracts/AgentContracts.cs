@@ -1,0 +1,71 @@
+namespace PerfService.Core.Contracts;
+
+// Wire records between the service and its agents. One source of truth: the service, the agent and the CLI
+// all compile against these.
+
+/// <summary>What an agent finds out about the machine it runs on.</summary>
+public sealed record MachineInfo(
+    string CpuModel,
+    int PhysicalCores,
+    int LogicalCores,
+    long MemoryBytes,
+    string Os,
+    string Kernel,
+    IReadOnlyDictionary<string, string> Toolchains,
+    string? CpuGovernor = null,
+    double? LoadAverage = null);
+
+public sealed record RegisterAgentRequest(string Name, string Profile, MachineInfo Machine);
+
+/// <summary><paramref name="ProfileMismatch"/> is set when the machine is not what the profile declares: every run
+/// this agent posts carries the flag.</summary>
+public sealed record RegisterAgentResponse(long AgentId, string Profile, bool ProfileMismatch, string? MismatchReason);
+
+/// <summary>A job handed to one agent. <paramref name="BaseCommit"/> is set for pull requests: the agent runs base
+/// and head interleaved for <paramref name="Rounds"/> rounds.</summary>
+public sealed record JobAssignment(
+    long JobId,
+    int Attempt,
+    string Project,
+    string RepositoryUrl,
+    string Commit,
+    string? BaseCommit,
+    string? Branch,
+    int? PullRequest,
+    IReadOnlyList<string> Suites,
+    string Profile,
+    int Rounds,
+    int LeaseSeconds,
+    bool Quick);
+
+public sealed record HeartbeatRequest(long AgentId, string? Progress, IReadOnlyList<string>? Log);
+
+/// <summary><paramref name="Cancel"/> tells the agent to stop: a newer push replaced the job, or it was cancelled.</summary>
+public sealed record HeartbeatResponse(bool Cancel, DateTimeOffset LeaseExpiresAt, string? Reason);
+
+public sealed record CompleteJobRequest(long AgentId, bool Succeeded, string? Error, IReadOnlyList<string>? Log);
+
+/// <summary>Metadata of one posted run (the "run" part of POST /api/v1/runs). Files travel beside it.</summary>
+public sealed record RunMetadata
+{
+    public required string Project { get; init; }
+    public required string Commit { get; init; }
+    public string? Branch { get; init; }
+    public int? PullRequest { get; init; }
+    public string? BaseCommit { get; init; }
+    public required string Profile { get; init; }
+    public string? Agent { get; init; }
+    public long? JobId { get; init; }
+    public string? Suite { get; init; }
+    /// <summary>"head" (the default) or "base" for the interleaved base rounds of a pull-request job.</summary>
+    public string? Role { get; init; }
+    public int? Round { get; init; }
+    /// <summary>Harness format of the files: auto, bdn, criterion, gobench, k6 or json.</summary>
+    public string? Format { get; init; }
+    public bool ProfileMismatch { get; init; }
+    public IReadOnlyDictionary<string, string>? Environment { get; init; }
+    public DateTimeOffset? StartedAt { get; init; }
+    public DateTimeOffset? FinishedAt { get; init; }
+}
+
+public sealed record RunCreated(long RunId, bool Duplicate, int Benchmarks, int Results);

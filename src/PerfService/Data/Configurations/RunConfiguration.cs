@@ -1,0 +1,56 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Metadata.Builders;
+using PerfService.Data.Entities;
+
+namespace PerfService.Data.Configurations;
+
+public class RunConfiguration : IEntityTypeConfiguration<Run>
+{
+    public void Configure(EntityTypeBuilder<Run> b)
+    {
+        b.Property(x => x.Role).HasMaxLength(8);
+        b.Property(x => x.Format).HasMaxLength(32);
+        b.Property(x => x.Environment).HasColumnType("jsonb");
+        b.Property(x => x.EnvironmentFingerprint).HasMaxLength(64);
+        b.Property(x => x.IdempotencyKey).HasMaxLength(200);
+        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
+        b.HasOne<Commit>().WithMany().HasForeignKey(x => x.CommitId);
+        b.HasOne<Commit>().WithMany().HasForeignKey(x => x.BaseCommitId);
+        b.HasOne<Branch>().WithMany().HasForeignKey(x => x.BranchId);
+        b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
+        b.HasOne<Agent>().WithMany().HasForeignKey(x => x.AgentId).OnDelete(DeleteBehavior.SetNull);
+        b.HasOne<Job>().WithMany().HasForeignKey(x => x.JobId).OnDelete(DeleteBehavior.SetNull);
+        b.HasOne<Suite>().WithMany().HasForeignKey(x => x.SuiteId);
+        // A repeated post with the same key returns the first run (per project).
+        b.HasIndex(x => new { x.ProjectId, x.IdempotencyKey }).IsUnique().HasFilter("idempotency_key IS NOT NULL");
+        // The latest runs of a project.
+        b.HasIndex(x => new { x.ProjectId, x.CreatedAt });
+        b.HasIndex(x => x.JobId);
+    }
+}
+
+public class ResultConfiguration : IEntityTypeConfiguration<Result>
+{
+    public void Configure(EntityTypeBuilder<Result> b)
+    {
+        b.Property(x => x.Samples).HasColumnType("double precision[]");
+        b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.Cascade);
+        b.HasOne<Benchmark>().WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
+        b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
+        b.HasIndex(x => new { x.RunId, x.BenchmarkId, x.MeasureId }).IsUnique();
+        // A benchmark's history on one profile and branch in commit order: one range scan.
+        b.HasIndex(x => new { x.BenchmarkId, x.MeasureId, x.ProfileId, x.BranchId, x.SeriesAt })
+            .IncludeProperties(x => new { x.Value, x.CiLower, x.CiUpper, x.SampleCount, x.RunId });
+    }
+}
+
+public class RawArtifactConfiguration : IEntityTypeConfiguration<RawArtifact>
+{
+    public void Configure(EntityTypeBuilder<RawArtifact> b)
+    {
+        b.ToTable("artifacts");
+        b.Property(x => x.Path).HasMaxLength(1000);
+        b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.Cascade);
+        b.HasIndex(x => x.RunId);
+    }
+}

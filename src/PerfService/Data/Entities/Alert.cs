@@ -1,0 +1,27 @@
+namespace PerfService.Data.Entities;
+
+public enum AlertKind { Regression, ChangePoint, Target }
+
+public enum AlertState { Active, Acknowledged, Invalid, Fixed }
+
+public class Alert
+{
+    public long Id { get; set; }
+    public long ProjectId { get; set; }
+    public AlertKind Kind { get; set; }
+    public AlertState State { get; set; }
+    public long? BenchmarkId { get; set; }
+    public long? MeasureId { get; set; }
+    public long? ProfileId { get; set; }
+    public long? RunId { get; set; }
+    /// <summary>Alerts from one run or one commit range share a group.</summary>
+    public required string GroupKey { get; set; }
+    /// <summary>The commit range the change lies in: after <see cref="FromCommit"/>, up to and including <see cref="ToCommit"/>.</summary>
+    public string? FromCommit { get; set; }
+    public string? ToCommit { get; set; }
+    public required string Summary { get; set; }
+    public string Details { get; set; } = "{}";
+    public string? IssueUrl { get; set; }
+    public DateTimeOffset CreatedAt { get; set; }
+    public DateTimeOffset UpdatedAt { get; set; }
+}

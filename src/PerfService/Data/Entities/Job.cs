@@ -1,0 +1,34 @@
+namespace PerfService.Data.Entities;
+
+public enum JobState { Queued, Running, Succeeded, Failed, Cancelled }
+
+public enum JobKind { PullRequest, Baseline, Rerun, Bisect, Manual }
+
+/// <summary>Benchmark work for an agent of one profile. Claimed with FOR UPDATE SKIP LOCKED and held by a lease.</summary>
+public class Job
+{
+    public long Id { get; set; }
+    public long ProjectId { get; set; }
+    public JobKind Kind { get; set; }
+    public required string Commit { get; set; }
+    public string? BaseCommit { get; set; }
+    public string? Branch { get; set; }
+    public int? PullRequest { get; set; }
+    public string[] Suites { get; set; } = [];
+    public long ProfileId { get; set; }
+    /// <summary>Higher runs first: pull requests before scheduled baselines.</summary>
+    public int Priority { get; set; }
+    public JobState State { get; set; }
+    public int Attempts { get; set; }
+    public int MaxAttempts { get; set; } = 3;
+    public int Rounds { get; set; } = 1;
+    public bool Quick { get; set; }
+    public long? AgentId { get; set; }
+    public DateTimeOffset? LeaseExpiresAt { get; set; }
+    public string? Progress { get; set; }
+    public string? Reason { get; set; }
+    public string Log { get; set; } = "";
+    public DateTimeOffset CreatedAt { get; set; }
+    public DateTimeOffset? StartedAt { get; set; }
+    public DateTimeOffset? FinishedAt { get; set; }
+}

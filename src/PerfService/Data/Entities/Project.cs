@@ -1,0 +1,15 @@
+namespace PerfService.Data.Entities;
+
+public class Project
+{
+    public long Id { get; set; }
+    /// <summary>URL-safe identifier used by the API and the CLI (<c>--project</c>).</summary>
+    public required string Slug { get; set; }
+    public required string Name { get; set; }
+    public string? RepositoryUrl { get; set; }
+    public string DefaultBranch { get; set; } = "main";
+    public bool IsPublic { get; set; } = true;
+    /// <summary>owner/name on GitHub, when the project is connected.</summary>
+    public string? GitHubRepository { get; set; }
+    public DateTimeOffset CreatedAt { get; set; }
+}

@@ -1,0 +1,28 @@
+namespace PerfService.Data.Entities;
+
+public class Run
+{
+    public long Id { get; set; }
+    public long ProjectId { get; set; }
+    public long CommitId { get; set; }
+    public long? BranchId { get; set; }
+    public int? PullRequest { get; set; }
+    public long? BaseCommitId { get; set; }
+    public long ProfileId { get; set; }
+    public long? AgentId { get; set; }
+    public long? JobId { get; set; }
+    public long SuiteId { get; set; }
+    /// <summary>"head", or "base" for the interleaved base rounds of a pull-request job.</summary>
+    public string Role { get; set; } = "head";
+    public int Round { get; set; }
+    public required string Format { get; set; }
+    public bool ProfileMismatch { get; set; }
+    /// <summary>The environment the harness and the agent reported, as JSON.</summary>
+    public string Environment { get; set; } = "{}";
+    /// <summary>A hash of the environment's stable parts: runs with different fingerprints ran on different setups.</summary>
+    public string? EnvironmentFingerprint { get; set; }
+    public string? IdempotencyKey { get; set; }
+    public DateTimeOffset? StartedAt { get; set; }
+    public DateTimeOffset? FinishedAt { get; set; }
+    public DateTimeOffset CreatedAt { get; set; }
+}

@@ -1,0 +1,24 @@
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Npgsql;
+
+namespace PerfService.Hosting;
+
+/// <summary>Ready when a trivial query round-trips within a couple of seconds.</summary>
+public sealed class DatabaseHealthCheck(NpgsqlDataSource dataSource) : IHealthCheck
+{
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(TimeSpan.FromSeconds(2));
+        try
+        {
+            await using var cmd = dataSource.CreateCommand("SELECT 1");
+            await cmd.ExecuteScalarAsync(timeout.Token);
+            return HealthCheckResult.Healthy();
+        }
+        catch (Exception e) when (e is NpgsqlException or OperationCanceledException or TimeoutException)
+        {
+            return HealthCheckResult.Unhealthy("database unreachable", e);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+using Microsoft.AspNetCore.Diagnostics;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace PerfService.Hosting;
+
+/// <summary>
+/// The last line of defence: an unexpected exception becomes a 500 ProblemDetails without internals, and request
+/// bodies too large for the configured limit become a 413 instead of a 500.
+/// </summary>
+public sealed class ProblemExceptionHandler(IProblemDetailsService problems, ILogger<ProblemExceptionHandler> logger) : IExceptionHandler
+{
+    public async ValueTask<bool> TryHandleAsync(HttpContext http, Exception exception, CancellationToken cancellationToken)
+    {
+        var (status, title, detail) = exception switch
+        {
+            BadHttpRequestException { StatusCode: StatusCodes.Status413PayloadTooLarge } e =>
+                (StatusCodes.Status413PayloadTooLarge, "Request body too large", e.Message),
+            BadHttpRequestException e => (e.StatusCode, "Bad request", e.Message),
+            InvalidDataException e => (StatusCodes.Status400BadRequest, "Bad request", e.Message),
+            _ => (StatusCodes.Status500InternalServerError, "Internal error", "The server failed to handle the request; see its log."),
+        };
+        if (status >= 500) logger.LogError(exception, "Unhandled exception on {Path}", http.Request.Path);
+        http.Response.StatusCode = status;
+        return await problems.TryWriteAsync(new ProblemDetailsContext
+        {
+            HttpContext = http,
+            Exception = exception,
+            ProblemDetails = { Status = status, Title = title, Detail = detail },
+        });
+    }
+}

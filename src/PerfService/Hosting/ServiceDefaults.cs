@@ -1,0 +1,30 @@
+namespace PerfService.Hosting;
+
+public static class ServiceDefaults
+{
+    public static WebApplicationBuilder AddServiceDefaults(this WebApplicationBuilder builder)
+    {
+        // Structured logs: one JSON object per line, with scopes, so they can be shipped as they are.
+        builder.Logging.ClearProviders();
+        builder.Logging.AddJsonConsole(o =>
+        {
+            o.IncludeScopes = true;
+            o.TimestampFormat = "yyyy-MM-ddTHH:mm:ss.fffZ ";
+            o.UseUtcTimestamp = true;
+        });
+
+        builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = ctx =>
+            ctx.ProblemDetails.Extensions.TryAdd("traceId", ctx.HttpContext.TraceIdentifier));
+        builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
+        builder.Services.AddHealthChecks().AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
+        return builder;
+    }
+
+    public static WebApplication UseServiceDefaults(this WebApplication app)
+    {
+        app.UseExceptionHandler();
+        // Every error status without a body (404 of an unknown route, 405, ...) still answers with ProblemDetails.
+        app.UseStatusCodePages();
+        return app;
+    }
+}
