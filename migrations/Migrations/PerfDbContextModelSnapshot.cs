@@ -402,6 +402,7 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnName("id");
 
                     NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+                    NpgsqlPropertyBuilderExtensions.HasIdentityOptions(b.Property<long>("Id"), 100L, null, null, null, null, null);
 
                     b.Property<string>("Arch")
                         .HasColumnType("text")
@@ -433,6 +434,35 @@ namespace PerfService.Migrations.Migrations
                         .HasDatabaseName("ix_profiles_name");
 
                     b.ToTable("profiles", (string)null);
+
+                    b.HasData(
+                        new
+                        {
+                            Id = 1L,
+                            Arch = "x64",
+                            CpuModel = "AMD Ryzen 9 9950X",
+                            LogicalCores = 32,
+                            Name = "ryzen-9950x",
+                            PhysicalCores = 16
+                        },
+                        new
+                        {
+                            Id = 2L,
+                            Arch = "x64",
+                            CpuModel = "Intel Core i7-4790K",
+                            LogicalCores = 8,
+                            Name = "i7-4790k",
+                            PhysicalCores = 4
+                        },
+                        new
+                        {
+                            Id = 3L,
+                            Arch = "arm64",
+                            CpuModel = "Apple M1 Pro",
+                            LogicalCores = 10,
+                            Name = "m1-pro",
+                            PhysicalCores = 10
+                        });
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.Job", b =>

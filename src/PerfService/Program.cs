@@ -1,14 +1,32 @@
+using PerfService.AgentJobs;
+using PerfService.Auth;
+using PerfService.Background;
 using PerfService.Data;
 using PerfService.Hosting;
+using PerfService.Ingestion;
+using PerfService.Projects;
+using PerfService.Runs;
 
 var builder = WebApplication.CreateBuilder(args);
 
 builder.AddServiceDefaults();
 builder.AddPerfData();
+builder.AddPerfAuth();
+builder.AddIngestion();
+builder.AddAgentJobs();
+builder.AddBackgroundJobs();
 
 var app = builder.Build();
+if (await app.TryRunAsync(args)) return;
 
 app.UseServiceDefaults();
+app.UseAuthentication();
+app.UseAuthorization();
+
 app.MapHealthEndpoints();
+app.MapProjectsApi();
+app.MapIngestionApi();
+app.MapAgentJobsApi();
+app.MapRunsApi();
 
 app.Run();

@@ -50,6 +50,9 @@ public sealed record RunMetadata
 {
     public required string Project { get; init; }
     public required string Commit { get; init; }
+    /// <summary>When the commit was made (git's committer date): orders a branch's history.</summary>
+    public DateTimeOffset? CommittedAt { get; init; }
+    public string? CommitMessage { get; init; }
     public string? Branch { get; init; }
     public int? PullRequest { get; init; }
     public string? BaseCommit { get; init; }

@@ -71,6 +71,8 @@ public sealed record SuiteDeclaration
     /// <summary>For the json harness: the command to run (through /bin/sh).</summary>
     public string? Command { get; init; }
     public int TimeoutSeconds { get; init; } = 3600;
+    /// <summary>Environment variables for the harness, e.g. <c>PERF_SLOWDOWN</c> (a commit can plant a slowdown).</summary>
+    public IReadOnlyDictionary<string, string> Env { get; init; } = new Dictionary<string, string>();
     public IReadOnlyList<TargetDeclaration> Targets { get; init; } = [];
 }
 

@@ -1,12 +1,22 @@
+using System.Net.Http.Headers;
+using System.Net.Http.Json;
+using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
+using PerfService.Auth;
+using PerfService.Core.Contracts;
+using PerfService.Data;
 
 namespace PerfService.IntegrationTests.Infrastructure;
 
-/// <summary>The service in-process on its own migrated database. Use as an xunit class fixture.</summary>
+/// <summary>The service in-process on its own migrated database, with domain helpers. Use as an xunit class fixture.</summary>
 public class PerfServiceApp : WebApplicationFactory<Program>, IAsyncLifetime
 {
     public TestDatabase Database { get; private set; } = null!;
+
+    /// <summary>Extra configuration for a test class (e.g. small limits).</summary>
+    protected virtual IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?>();
 
     public virtual async Task InitializeAsync() => Database = await TestDatabase.CreateAsync();
 
@@ -14,6 +24,41 @@ public class PerfServiceApp : WebApplicationFactory<Program>, IAsyncLifetime
     {
         builder.UseEnvironment("Testing");
         builder.UseSetting("ConnectionStrings:Perf", Database.ConnectionString);
+        foreach (var (key, value) in Settings) builder.UseSetting(key, value);
+    }
+
+    public async Task<string> CreateTokenAsync(params string[] scopes)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<PerfDbContext>();
+        return await TokenCommands.CreateAsync(db, "test-" + string.Join("-", scopes), scopes);
+    }
+
+    public async Task<HttpClient> ClientWithScopesAsync(params string[] scopes)
+    {
+        var client = CreateClient();
+        client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", await CreateTokenAsync(scopes));
+        return client;
+    }
+
+    public async Task CreateProjectAsync(string slug, bool isPublic = true, string? repositoryUrl = null)
+    {
+        var admin = await ClientWithScopesAsync(Scopes.Admin);
+        var response = await admin.PostAsJsonAsync("/api/v1/projects", new { slug, name = slug, isPublic, repositoryUrl });
+        response.EnsureSuccessStatusCode();
+    }
+
+    public async Task<T> WithDbAsync<T>(Func<PerfDbContext, Task<T>> action)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        return await action(scope.ServiceProvider.GetRequiredService<PerfDbContext>());
+    }
+
+    public static MultipartFormDataContent Upload(RunMetadata metadata, params (string Path, byte[] Content)[] files)
+    {
+        var form = new MultipartFormDataContent { { JsonContent.Create(metadata, options: new JsonSerializerOptions(JsonSerializerDefaults.Web)), "run" } };
+        foreach (var (path, content) in files) form.Add(new ByteArrayContent(content), "files", path);
+        return form;
     }
 
     async Task IAsyncLifetime.DisposeAsync()

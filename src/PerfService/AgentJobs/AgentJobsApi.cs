@@ -1,0 +1,120 @@
+using System.Security.Claims;
+using System.Text.Json;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Auth;
+using PerfService.Core.Contracts;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.AgentJobs;
+
+public static class AgentJobsApi
+{
+    public static WebApplicationBuilder AddAgentJobs(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<JobOptions>().BindConfiguration("Jobs").ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddSingleton<JobNotifier>();
+        builder.Services.AddHostedService(sp => sp.GetRequiredService<JobNotifier>());
+        builder.Services.AddSingleton<JobQueue>();
+        builder.Services.AddScoped<JobScheduler>();
+        return builder;
+    }
+
+    public static RouteGroupBuilder MapAgentJobsApi(this IEndpointRouteBuilder app)
+    {
+        var agents = app.MapGroup("/api/v1").WithTags("Agents").RequireAuthorization(Scopes.Agent);
+        agents.MapPost("/agents/register", Register);
+        agents.MapPost("/agents/{agentId:long}/claim", Claim);
+        agents.MapPost("/jobs/{jobId:long}/heartbeat", Heartbeat);
+        agents.MapPost("/jobs/{jobId:long}/complete", Complete);
+
+        var jobs = app.MapGroup("/api/v1").WithTags("Jobs");
+        jobs.MapPost("/jobs", Enqueue).RequireAuthorization(Scopes.Admin);
+        jobs.MapGet("/jobs", JobsQueries.List);
+        jobs.MapGet("/jobs/{jobId:long}", JobsQueries.Get);
+        jobs.MapGet("/agents", JobsQueries.Agents);
+        return agents;
+    }
+
+    private static async Task<Results<Ok<RegisterAgentResponse>, ProblemHttpResult>> Register(
+        RegisterAgentRequest request, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
+    {
+        if (string.IsNullOrWhiteSpace(request.Name) || request.Name.Length > 200)
+            return TypedResults.Problem("name must be 1 to 200 characters", statusCode: 400, title: "Invalid agent");
+        var profile = await db.Profiles.FirstOrDefaultAsync(p => p.Name == request.Profile, ct);
+        if (profile is null)
+            return TypedResults.Problem($"profile '{request.Profile}' is not declared; known: {string.Join(", ", await db.Profiles.Select(p => p.Name).ToListAsync(ct))}",
+                statusCode: 422, title: "Unknown profile");
+
+        var mismatch = ProfileMatch.Explain(profile, request.Machine);
+        var tokenId = long.Parse(user.FindFirstValue(ClaimTypes.NameIdentifier)!);
+        var now = DateTimeOffset.UtcNow;
+        var agent = await db.Agents.FirstOrDefaultAsync(a => a.Name == request.Name, ct);
+        if (agent is null) db.Agents.Add(agent = new Agent { Name = request.Name, RegisteredAt = now });
+        agent.ProfileId = profile.Id;
+        agent.TokenId = tokenId;
+        agent.Machine = JsonSerializer.Serialize(request.Machine);
+        agent.ProfileMismatch = mismatch is not null;
+        agent.LastSeenAt = now;
+        await db.SaveChangesAsync(ct);
+        return TypedResults.Ok(new RegisterAgentResponse(agent.Id, profile.Name, mismatch is not null, mismatch));
+    }
+
+    private static async Task<Results<Ok<JobAssignment>, NoContent, NotFound, ForbidHttpResult>> Claim(
+        long agentId, int? waitSeconds, PerfDbContext db, JobQueue queue, ClaimsPrincipal user,
+        Microsoft.Extensions.Options.IOptions<JobOptions> options, CancellationToken ct)
+    {
+        var agent = await db.Agents.FirstOrDefaultAsync(a => a.Id == agentId, ct);
+        if (agent is null) return TypedResults.NotFound();
+        if (!OwnsAgent(user, agent)) return TypedResults.Forbid();
+        agent.LastSeenAt = DateTimeOffset.UtcNow;
+        await db.SaveChangesAsync(ct);
+        var wait = TimeSpan.FromSeconds(Math.Clamp(waitSeconds ?? 30, 0, options.Value.MaxClaimWaitSeconds));
+        var job = await queue.ClaimAsync(agent.Id, agent.ProfileId, wait, ct);
+        return job is null ? TypedResults.NoContent() : TypedResults.Ok(job);
+    }
+
+    private static async Task<Results<Ok<HeartbeatResponse>, Conflict<string>, ForbidHttpResult>> Heartbeat(
+        long jobId, HeartbeatRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, CancellationToken ct)
+    {
+        if (!await OwnsAgentAsync(db, user, request.AgentId, ct)) return TypedResults.Forbid();
+        await db.Agents.Where(a => a.Id == request.AgentId).ExecuteUpdateAsync(s => s.SetProperty(a => a.LastSeenAt, DateTimeOffset.UtcNow), ct);
+        var response = await queue.HeartbeatAsync(jobId, request.AgentId, request.Progress, request.Log, ct);
+        return response is null ? TypedResults.Conflict("this agent no longer holds the job (its lease expired)") : TypedResults.Ok(response);
+    }
+
+    private static async Task<Results<NoContent, Conflict<string>, ForbidHttpResult>> Complete(
+        long jobId, CompleteJobRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, CancellationToken ct)
+    {
+        if (!await OwnsAgentAsync(db, user, request.AgentId, ct)) return TypedResults.Forbid();
+        return await queue.CompleteAsync(jobId, request.AgentId, request.Succeeded, request.Error, request.Log, ct)
+            ? TypedResults.NoContent()
+            : TypedResults.Conflict("this agent no longer holds the job (its lease expired)");
+    }
+
+    private static async Task<Results<Created<List<JobDto>>, ProblemHttpResult>> Enqueue(
+        JobRequest request, JobScheduler scheduler, PerfDbContext db, CancellationToken ct)
+    {
+        try
+        {
+            var jobs = await scheduler.EnqueueAsync(request, ct);
+            var ids = jobs.Select(j => j.Id).ToList();
+            return TypedResults.Created("/api/v1/jobs", await JobsQueries.Project(db, db.Jobs.Where(j => ids.Contains(j.Id)), withLog: false).ToListAsync(ct));
+        }
+        catch (JobRequestException e)
+        {
+            return TypedResults.Problem(e.Message, statusCode: 422, title: "Invalid job request");
+        }
+    }
+
+    /// <summary>An agent token may only act for agents it registered; admin tokens may act for any.</summary>
+    private static bool OwnsAgent(ClaimsPrincipal user, Agent agent) =>
+        user.HasAnyScope(Scopes.Admin) || agent.TokenId?.ToString() == user.FindFirstValue(ClaimTypes.NameIdentifier);
+
+    private static async Task<bool> OwnsAgentAsync(PerfDbContext db, ClaimsPrincipal user, long agentId, CancellationToken ct)
+    {
+        var agent = await db.Agents.AsNoTracking().FirstOrDefaultAsync(a => a.Id == agentId, ct);
+        return agent is not null && OwnsAgent(user, agent);
+    }
+}

@@ -1,0 +1,128 @@
+using Microsoft.Extensions.Options;
+using Npgsql;
+using PerfService.Core.Contracts;
+using PerfService.Data.Entities;
+
+namespace PerfService.AgentJobs;
+
+/// <summary>
+/// The benchmark job queue in PostgreSQL. Claiming takes the best queued job of the agent's profile with
+/// <c>FOR UPDATE SKIP LOCKED</c>, so any number of replicas and agents never hand one job to two agents; a claim holds
+/// a lease that heartbeats extend, and an expired lease puts the job back (or fails it after its last attempt).
+/// All times are the database's, so an agent with a wrong clock cannot stretch or cut a lease.
+/// </summary>
+public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, IOptions<JobOptions> options, ILogger<JobQueue> logger)
+{
+    private readonly JobOptions _options = options.Value;
+
+    public async Task<JobAssignment?> TryClaimAsync(long agentId, long profileId, CancellationToken ct)
+    {
+        await SweepExpiredLeasesAsync(ct);
+        await using var cmd = dataSource.CreateCommand("""
+            UPDATE jobs j SET state = 'Running', agent_id = $1, attempts = j.attempts + 1,
+                   lease_expires_at = now() + make_interval(secs => $3), started_at = coalesce(j.started_at, now()),
+                   log = j.log || format(E'[%s] attempt %s claimed by agent %s\n', to_char(now() AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts + 1, (SELECT name FROM agents WHERE id = $1))
+            WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = 'Queued'
+                          ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            RETURNING j.id, j.attempts, (SELECT slug FROM projects WHERE id = j.project_id), (SELECT coalesce(repository_url, '') FROM projects WHERE id = j.project_id),
+                      j.commit, j.base_commit, j.branch, j.pull_request, j.suites, (SELECT name FROM profiles WHERE id = j.profile_id), j.rounds, j.quick
+            """);
+        cmd.Parameters.Add(new() { Value = agentId });
+        cmd.Parameters.Add(new() { Value = profileId });
+        cmd.Parameters.Add(new() { Value = (double)_options.LeaseSeconds });
+        await using var r = await cmd.ExecuteReaderAsync(ct);
+        if (!await r.ReadAsync(ct)) return null;
+        return new JobAssignment(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetString(3), r.GetString(4),
+            r.IsDBNull(5) ? null : r.GetString(5), r.IsDBNull(6) ? null : r.GetString(6), r.IsDBNull(7) ? null : r.GetInt32(7),
+            r.GetFieldValue<string[]>(8), r.GetString(9), r.GetInt32(10), _options.LeaseSeconds, r.GetBoolean(11));
+    }
+
+    /// <summary>Long polling: claims at once if it can, else waits for a notification or the timeout.</summary>
+    public async Task<JobAssignment?> ClaimAsync(long agentId, long profileId, TimeSpan wait, CancellationToken ct)
+    {
+        var deadline = DateTime.UtcNow + wait;
+        while (true)
+        {
+            var next = notifier.NextAsync(); // taken before trying, so a job queued in between is not missed
+            if (await TryClaimAsync(agentId, profileId, ct) is { } job) return job;
+            var left = deadline - DateTime.UtcNow;
+            if (left <= TimeSpan.Zero) return null;
+            try
+            {
+                await next.WaitAsync(left < TimeSpan.FromSeconds(1) ? left : TimeSpan.FromSeconds(1), ct);
+            }
+            catch (TimeoutException)
+            {
+            }
+        }
+    }
+
+    /// <summary>Extends the lease and appends the log. Null when the agent no longer holds the job (lease lost).</summary>
+    public async Task<HeartbeatResponse?> HeartbeatAsync(long jobId, long agentId, string? progress, IReadOnlyList<string>? log, CancellationToken ct)
+    {
+        await using var cmd = dataSource.CreateCommand("""
+            UPDATE jobs SET lease_expires_at = CASE WHEN state = 'Running' THEN now() + make_interval(secs => $3) ELSE lease_expires_at END,
+                   progress = coalesce($4, progress), log = log || $5
+            WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled')
+            RETURNING state, coalesce(lease_expires_at, now()), reason
+            """);
+        cmd.Parameters.Add(new() { Value = jobId });
+        cmd.Parameters.Add(new() { Value = agentId });
+        cmd.Parameters.Add(new() { Value = (double)_options.LeaseSeconds });
+        cmd.Parameters.Add(new() { Value = (object?)progress ?? DBNull.Value });
+        cmd.Parameters.Add(new() { Value = JoinLog(log) });
+        await using var r = await cmd.ExecuteReaderAsync(ct);
+        if (!await r.ReadAsync(ct)) return null;
+        var cancelled = r.GetString(0) == nameof(JobState.Cancelled);
+        return new HeartbeatResponse(cancelled, r.GetFieldValue<DateTimeOffset>(1), r.IsDBNull(2) ? null : r.GetString(2));
+    }
+
+    /// <summary>Finishes the job. False when the agent no longer holds it (another agent took it over).</summary>
+    public async Task<bool> CompleteAsync(long jobId, long agentId, bool succeeded, string? error, IReadOnlyList<string>? log, CancellationToken ct)
+    {
+        await using var cmd = dataSource.CreateCommand("""
+            UPDATE jobs SET state = CASE WHEN state = 'Cancelled' THEN 'Cancelled' WHEN $3 THEN 'Succeeded' ELSE 'Failed' END,
+                   finished_at = now(), lease_expires_at = NULL, reason = CASE WHEN state = 'Cancelled' THEN reason ELSE $4 END, log = log || $5
+            WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled') AND finished_at IS NULL
+            """);
+        cmd.Parameters.Add(new() { Value = jobId });
+        cmd.Parameters.Add(new() { Value = agentId });
+        cmd.Parameters.Add(new() { Value = succeeded });
+        cmd.Parameters.Add(new() { Value = (object?)error ?? DBNull.Value });
+        cmd.Parameters.Add(new() { Value = JoinLog(log) });
+        return await cmd.ExecuteNonQueryAsync(ct) == 1;
+    }
+
+    /// <summary>Requeues jobs whose agent stopped heartbeating, or fails them after their last attempt.</summary>
+    public async Task<int> SweepExpiredLeasesAsync(CancellationToken ct)
+    {
+        await using var cmd = dataSource.CreateCommand("""
+            WITH expired AS (
+                SELECT id FROM jobs WHERE state = 'Running' AND lease_expires_at < now() FOR UPDATE SKIP LOCKED)
+            UPDATE jobs j SET
+                state = CASE WHEN j.attempts >= j.max_attempts THEN 'Failed' ELSE 'Queued' END,
+                finished_at = CASE WHEN j.attempts >= j.max_attempts THEN now() END,
+                reason = format('lease expired on attempt %s of %s: agent %s stopped sending heartbeats', j.attempts, j.max_attempts,
+                                coalesce((SELECT name FROM agents WHERE id = j.agent_id), '?')),
+                log = j.log || format(E'[%s] lease expired (attempt %s)\n', to_char(now() AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts),
+                agent_id = NULL, lease_expires_at = NULL
+            FROM expired WHERE j.id = expired.id
+            """);
+        var swept = await cmd.ExecuteNonQueryAsync(ct);
+        if (swept > 0)
+        {
+            logger.LogWarning("Returned {Count} job(s) with expired leases to the queue", swept);
+            await NotifyAsync(ct);
+        }
+        return swept;
+    }
+
+    public async Task NotifyAsync(CancellationToken ct)
+    {
+        await using var cmd = dataSource.CreateCommand($"NOTIFY {JobNotifier.Channel}");
+        await cmd.ExecuteNonQueryAsync(ct);
+    }
+
+    private static string JoinLog(IReadOnlyList<string>? lines) =>
+        lines is null || lines.Count == 0 ? "" : string.Join('\n', lines.Select(l => l.Length > 4000 ? l[..4000] + "…" : l)) + "\n";
+}

@@ -1,0 +1,43 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Auth;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.AgentJobs;
+
+/// <summary>Read side of jobs and agents, for the dashboard, the demo and tests.</summary>
+public static class JobsQueries
+{
+    public static async Task<Ok<List<JobDto>>> List(PerfDbContext db, HttpContext http, string? project, string? state, int? limit, CancellationToken ct)
+    {
+        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
+        var jobs = db.Jobs.AsNoTracking().Where(j => db.Projects.Any(p => p.Id == j.ProjectId && (p.IsPublic || seePrivate) && (project == null || p.Slug == project)));
+        if (Enum.TryParse<JobState>(state, ignoreCase: true, out var s)) jobs = jobs.Where(j => j.State == s);
+        return TypedResults.Ok(await Project(db, jobs.OrderByDescending(j => j.Id).Take(Math.Clamp(limit ?? 100, 1, 1000)), withLog: false).ToListAsync(ct));
+    }
+
+    public static async Task<Results<Ok<JobDto>, NotFound>> Get(long jobId, PerfDbContext db, HttpContext http, CancellationToken ct)
+    {
+        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
+        var job = await Project(db, db.Jobs.AsNoTracking().Where(j => j.Id == jobId && db.Projects.Any(p => p.Id == j.ProjectId && (p.IsPublic || seePrivate))), withLog: true)
+            .FirstOrDefaultAsync(ct);
+        return job is null ? TypedResults.NotFound() : TypedResults.Ok(job);
+    }
+
+    public static async Task<Ok<List<AgentDto>>> Agents(PerfDbContext db, CancellationToken ct) =>
+        TypedResults.Ok(await db.Agents.AsNoTracking().OrderBy(a => a.Name).Select(a => new AgentDto(
+            a.Id, a.Name, db.Profiles.Where(p => p.Id == a.ProfileId).Select(p => p.Name).First(), a.ProfileMismatch, a.Machine,
+            a.RegisteredAt, a.LastSeenAt,
+            db.Jobs.Where(j => j.AgentId == a.Id && j.State == JobState.Running).Select(j => (long?)j.Id).FirstOrDefault())).ToListAsync(ct));
+
+    public static IQueryable<JobDto> Project(PerfDbContext db, IQueryable<Job> jobs, bool withLog) =>
+        jobs.Select(j => new JobDto(j.Id, db.Projects.Where(p => p.Id == j.ProjectId).Select(p => p.Slug).First(), j.Kind.ToString(),
+            j.Commit, j.BaseCommit, j.Branch, j.PullRequest, j.Suites, db.Profiles.Where(p => p.Id == j.ProfileId).Select(p => p.Name).First(),
+            j.Priority, j.State.ToString(), j.Attempts, j.MaxAttempts, j.Rounds, j.Quick,
+            db.Agents.Where(a => a.Id == j.AgentId).Select(a => a.Name).FirstOrDefault(), j.LeaseExpiresAt, j.Progress, j.Reason,
+            j.CreatedAt, j.StartedAt, j.FinishedAt, withLog ? j.Log : null));
+}
+
+public sealed record AgentDto(long Id, string Name, string Profile, bool ProfileMismatch, string? Machine,
+    DateTimeOffset RegisteredAt, DateTimeOffset LastSeenAt, long? RunningJobId);

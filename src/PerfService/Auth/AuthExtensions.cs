@@ -1,0 +1,24 @@
+using System.Security.Claims;
+using Microsoft.AspNetCore.Authentication;
+
+namespace PerfService.Auth;
+
+public static class AuthExtensions
+{
+    public static WebApplicationBuilder AddPerfAuth(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddAuthentication(TokenAuthenticationHandler.SchemeName)
+            .AddScheme<AuthenticationSchemeOptions, TokenAuthenticationHandler>(TokenAuthenticationHandler.SchemeName, null);
+        builder.Services.AddAuthorizationBuilder()
+            .AddPolicy(Scopes.Read, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Read, Scopes.Admin)))
+            .AddPolicy(Scopes.Ingest, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Ingest, Scopes.Agent, Scopes.Admin)))
+            .AddPolicy(Scopes.Agent, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Agent, Scopes.Admin)))
+            .AddPolicy(Scopes.Admin, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Admin)));
+        return builder;
+    }
+
+    public static bool HasAnyScope(this ClaimsPrincipal user, params string[] scopes) =>
+        user.Claims.Any(c => c.Type == Scopes.ClaimType && scopes.Contains(c.Value));
+
+    public static string Actor(this ClaimsPrincipal user) => user.Identity?.Name ?? "anonymous";
+}

@@ -1,0 +1,55 @@
+using Microsoft.EntityFrameworkCore;
+using PerfService.Core.Contracts;
+using PerfService.Core.Parsing;
+using PerfService.Data;
+
+namespace PerfService.Ingestion;
+
+/// <summary>
+/// Validates, parses and stores one upload. Parsing happens before the transaction opens, so bad input never reaches
+/// the tables; the write itself is one transaction (all or nothing), and the idempotency key makes a repeat return the
+/// first run.
+/// </summary>
+public sealed class IngestService(PerfDbContext db, RunWriter writer, ILogger<IngestService> logger)
+{
+    public async Task<RunCreated> IngestAsync(Upload upload, string? idempotencyKey, long? tokenProjectId, CancellationToken ct)
+    {
+        var m = upload.Metadata;
+        RunValidator.Validate(m);
+        if (idempotencyKey is { Length: > 200 }) throw new UploadException(400, "Invalid idempotency key", "Idempotency-Key is limited to 200 characters");
+
+        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == m.Project).Select(p => new { p.Id }).FirstOrDefaultAsync(ct)
+            ?? throw new UploadException(404, "Unknown project", $"project '{m.Project}' does not exist; create it first (POST /api/v1/projects)", "run", "$.project");
+        if (tokenProjectId is not null && tokenProjectId != project.Id)
+            throw new UploadException(403, "Forbidden", $"this token may not post runs to '{m.Project}'");
+        var profile = await db.Profiles.AsNoTracking().Where(p => p.Name == m.Profile).Select(p => new { p.Id }).FirstOrDefaultAsync(ct);
+        if (profile is null)
+        {
+            var known = await db.Profiles.Select(p => p.Name).OrderBy(n => n).ToListAsync(ct);
+            throw new UploadException(422, "Unknown profile", $"profile '{m.Profile}' is not declared; known: {string.Join(", ", known)}", "run", "$.profile");
+        }
+
+        if (idempotencyKey is not null && await writer.FindByKeyAsync(project.Id, idempotencyKey, ct) is { } existing)
+            return existing with { Duplicate = true };
+
+        ParseResult parsed;
+        try
+        {
+            parsed = ResultParsers.Parse(upload.Files, m.Format ?? "auto");
+        }
+        catch (ParseException e)
+        {
+            throw new UploadException(422, "Unparseable results", e.Message, e.File, e.Location);
+        }
+        if (parsed.Results.Count == 0)
+            throw new UploadException(422, "No results", "the files parsed but hold no benchmark results", upload.Files[0].Path);
+        var clash = parsed.Results.GroupBy(r => (r.Key, r.Measure)).FirstOrDefault(g => g.Count() > 1);
+        if (clash is not null)
+            throw new UploadException(422, "Duplicate results", $"benchmark '{clash.Key.Key}' reports measure '{clash.Key.Measure}' more than once in this upload");
+
+        var created = await writer.WriteAsync(new RunWrite(project.Id, profile.Id, m, idempotencyKey, upload.Files, parsed), ct);
+        logger.LogInformation("Stored run {RunId} of {Project} at {Commit} on {Profile}: {Benchmarks} benchmarks, {Results} results (duplicate: {Duplicate})",
+            created.RunId, m.Project, m.Commit, m.Profile, created.Benchmarks, created.Results, created.Duplicate);
+        return created;
+    }
+}

@@ -1,0 +1,212 @@
+using System.Text.Json;
+using Npgsql;
+using NpgsqlTypes;
+using PerfService.Core.Contracts;
+using PerfService.Core.Results;
+
+namespace PerfService.Ingestion;
+
+/// <summary>
+/// Writes a run in one transaction, set-based: dimension rows (branch, commit, suite, benchmarks, measures) are
+/// upserted in a handful of statements, and results and artifacts go through binary COPY, the fastest path into
+/// PostgreSQL. A concurrent post with the same idempotency key loses the race on the unique index and returns the
+/// winner's run.
+/// </summary>
+public sealed class RunWriter(NpgsqlDataSource dataSource)
+{
+    public async Task<RunCreated?> FindByKeyAsync(long projectId, string key, CancellationToken ct)
+    {
+        await using var cmd = dataSource.CreateCommand("""
+            SELECT r.id, (SELECT count(DISTINCT benchmark_id) FROM results WHERE run_id = r.id), (SELECT count(*) FROM results WHERE run_id = r.id)
+            FROM runs r WHERE r.project_id = $1 AND r.idempotency_key = $2
+            """);
+        cmd.Parameters.Add(new() { Value = projectId });
+        cmd.Parameters.Add(new() { Value = key });
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        return await reader.ReadAsync(ct) ? new RunCreated(reader.GetInt64(0), true, (int)reader.GetInt64(1), (int)reader.GetInt64(2)) : null;
+    }
+
+    public async Task<RunCreated> WriteAsync(RunWrite w, CancellationToken ct)
+    {
+        await using var conn = await dataSource.OpenConnectionAsync(ct);
+        await using var tx = await conn.BeginTransactionAsync(ct);
+        try
+        {
+            var m = w.Metadata;
+            var now = DateTimeOffset.UtcNow;
+            var role = m.Role ?? "head";
+            // Base rounds of a pull-request job measure the base commit for that comparison only: they stay out of
+            // every branch's history.
+            long? branchId = m.Branch is null || role == "base" ? null : await UpsertBranchAsync(conn, w.ProjectId, m.Branch, ct);
+            var (commitId, seriesAt) = await UpsertCommitAsync(conn, w.ProjectId, m.Commit, m.CommittedAt, m.CommitMessage, now, ct);
+            long? baseCommitId = m.BaseCommit is null ? null : (await UpsertCommitAsync(conn, w.ProjectId, m.BaseCommit, null, null, now, ct)).Id;
+            var suiteId = await UpsertSuiteAsync(conn, w.ProjectId, m.Suite ?? "default", w.Parsed.Format, ct);
+            var agentId = m.Agent is null ? null : await ScalarAsync<long?>(conn, "SELECT id FROM agents WHERE name = $1", ct, m.Agent);
+
+            var environment = Environment(w);
+            var runId = await ScalarAsync<long>(conn, """
+                INSERT INTO runs (project_id, commit_id, branch_id, pull_request, base_commit_id, profile_id, agent_id, job_id, suite_id,
+                                  role, round, format, profile_mismatch, environment, environment_fingerprint, idempotency_key,
+                                  started_at, finished_at, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM jobs WHERE id = $8), $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19)
+                RETURNING id
+                """, ct, w.ProjectId, commitId, branchId, m.PullRequest, baseCommitId, w.ProfileId, agentId, m.JobId, suiteId,
+                role, m.Round ?? 0, w.Parsed.Format, m.ProfileMismatch, JsonSerializer.Serialize(environment),
+                EnvironmentFingerprint.Compute(environment), w.IdempotencyKey, m.StartedAt, m.FinishedAt ?? now, now);
+
+            var benchmarkIds = await UpsertBenchmarksAsync(conn, suiteId, w.Parsed.Results, ct);
+            var measureIds = await UpsertMeasuresAsync(conn, w.Parsed.Results, ct);
+            await CopyResultsAsync(conn, runId, w, branchId, seriesAt, benchmarkIds, measureIds, ct);
+            await CopyArtifactsAsync(conn, runId, w, now, ct);
+            await tx.CommitAsync(ct);
+            return new RunCreated(runId, false, benchmarkIds.Count, w.Parsed.Results.Count);
+        }
+        catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.UniqueViolation && e.ConstraintName?.Contains("idempotency") == true)
+        {
+            await tx.RollbackAsync(CancellationToken.None);
+            return await FindByKeyAsync(w.ProjectId, w.IdempotencyKey!, ct) ?? throw new InvalidOperationException("idempotency race lost to a run that vanished");
+        }
+    }
+
+    private static Dictionary<string, string> Environment(RunWrite w)
+    {
+        var env = new Dictionary<string, string>(w.Parsed.Environment);
+        foreach (var (k, v) in w.Metadata.Environment ?? new Dictionary<string, string>()) env[k] = v;
+        return env;
+    }
+
+    private static Task<long> UpsertBranchAsync(NpgsqlConnection conn, long projectId, string name, CancellationToken ct) =>
+        ScalarAsync<long>(conn, """
+            INSERT INTO branches (project_id, name) VALUES ($1, $2)
+            ON CONFLICT (project_id, name) DO UPDATE SET name = excluded.name RETURNING id
+            """, ct, projectId, name);
+
+    private static async Task<(long Id, DateTimeOffset SeriesAt)> UpsertCommitAsync(
+        NpgsqlConnection conn, long projectId, string sha, DateTimeOffset? committedAt, string? message, DateTimeOffset now, CancellationToken ct)
+    {
+        await using var cmd = new NpgsqlCommand("""
+            INSERT INTO commits (project_id, sha, committed_at, message, first_seen_at) VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (project_id, sha) DO UPDATE
+              SET committed_at = coalesce(commits.committed_at, excluded.committed_at), message = coalesce(commits.message, excluded.message)
+            RETURNING id, coalesce(committed_at, first_seen_at)
+            """, conn);
+        foreach (var v in new object?[] { projectId, sha.ToLowerInvariant(), committedAt, message, now })
+            cmd.Parameters.Add(new NpgsqlParameter { Value = v ?? DBNull.Value });
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        await reader.ReadAsync(ct);
+        return (reader.GetInt64(0), reader.GetFieldValue<DateTimeOffset>(1));
+    }
+
+    private static Task<long> UpsertSuiteAsync(NpgsqlConnection conn, long projectId, string name, string harness, CancellationToken ct) =>
+        ScalarAsync<long>(conn, """
+            INSERT INTO suites (project_id, name, harness) VALUES ($1, $2, $3)
+            ON CONFLICT (project_id, name) DO UPDATE SET harness = excluded.harness RETURNING id
+            """, ct, projectId, name, harness);
+
+    private static async Task<Dictionary<string, long>> UpsertBenchmarksAsync(
+        NpgsqlConnection conn, long suiteId, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
+    {
+        var distinct = results.DistinctBy(r => r.Key).ToList();
+        await using (var insert = new NpgsqlCommand("""
+            INSERT INTO benchmarks (suite_id, key, name, parameters, job)
+            SELECT $1, k, n, p::jsonb, j FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(k, n, p, j)
+            ON CONFLICT (suite_id, key) DO NOTHING
+            """, conn))
+        {
+            insert.Parameters.Add(new() { Value = suiteId });
+            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Key).ToArray() });
+            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Name).ToArray() });
+            insert.Parameters.Add(new() { Value = distinct.Select(r => ParametersJson(r.Parameters)).ToArray() });
+            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Job).ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
+            await insert.ExecuteNonQueryAsync(ct);
+        }
+        return await ReadIdsAsync(conn, "SELECT key, id FROM benchmarks WHERE suite_id = $1 AND key = ANY($2)", ct,
+            [suiteId, distinct.Select(r => r.Key).ToArray()]);
+    }
+
+    private static async Task<Dictionary<string, long>> UpsertMeasuresAsync(NpgsqlConnection conn, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
+    {
+        var distinct = results.DistinctBy(r => (r.Measure, r.Unit)).ToList();
+        await using (var insert = new NpgsqlCommand("""
+            INSERT INTO measures (name, unit, direction)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (name, unit) DO NOTHING
+            """, conn))
+        {
+            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Measure).ToArray() });
+            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Unit).ToArray() });
+            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Direction.ToString()).ToArray() });
+            await insert.ExecuteNonQueryAsync(ct);
+        }
+        return await ReadIdsAsync(conn, "SELECT name || '|' || unit, id FROM measures WHERE (name || '|' || unit) = ANY($1)", ct,
+            [distinct.Select(r => MeasureKey(r)).ToArray()]);
+    }
+
+    private static async Task CopyResultsAsync(NpgsqlConnection conn, long runId, RunWrite w, long? branchId, DateTimeOffset seriesAt,
+        Dictionary<string, long> benchmarkIds, Dictionary<string, long> measureIds, CancellationToken ct)
+    {
+        await using var copy = await conn.BeginBinaryImportAsync("""
+            COPY results (run_id, benchmark_id, measure_id, profile_id, branch_id, series_at, value, mean, median, std_dev, min, max,
+                          ci_lower, ci_upper, sample_count, samples, error) FROM STDIN (FORMAT BINARY)
+            """, ct);
+        foreach (var r in w.Parsed.Results)
+        {
+            var s = r.Summary;
+            await copy.StartRowAsync(ct);
+            await copy.WriteAsync(runId, NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(benchmarkIds[r.Key], NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(measureIds[MeasureKey(r)], NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(w.ProfileId, NpgsqlDbType.Bigint, ct);
+            await WriteNullable(copy, branchId, NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(seriesAt, NpgsqlDbType.TimestampTz, ct);
+            foreach (var v in new[] { r.Value, s?.Mean, s?.Median, s?.StdDev, s?.Min, s?.Max, s?.CiLower, s?.CiUpper })
+                await WriteNullable(copy, v, NpgsqlDbType.Double, ct);
+            await copy.WriteAsync(r.Samples?.Count ?? s?.N ?? 0, NpgsqlDbType.Integer, ct);
+            await WriteNullable(copy, r.Samples is { Count: > 0 } ? r.Samples as double[] ?? r.Samples.ToArray() : null, NpgsqlDbType.Array | NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, r.Error, NpgsqlDbType.Text, ct);
+        }
+        await copy.CompleteAsync(ct);
+    }
+
+    private static async Task CopyArtifactsAsync(NpgsqlConnection conn, long runId, RunWrite w, DateTimeOffset now, CancellationToken ct)
+    {
+        await using var copy = await conn.BeginBinaryImportAsync(
+            "COPY artifacts (run_id, path, size, sha256, content_gzip, created_at) FROM STDIN (FORMAT BINARY)", ct);
+        foreach (var file in w.Files)
+        {
+            await copy.StartRowAsync(ct);
+            await copy.WriteAsync(runId, NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(file.Path, NpgsqlDbType.Text, ct);
+            await copy.WriteAsync((long)file.Content.Length, NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(System.Security.Cryptography.SHA256.HashData(file.Content.Span), NpgsqlDbType.Bytea, ct);
+            await copy.WriteAsync(Gzip.Compress(file.Content.Span), NpgsqlDbType.Bytea, ct);
+            await copy.WriteAsync(now, NpgsqlDbType.TimestampTz, ct);
+        }
+        await copy.CompleteAsync(ct);
+    }
+
+    private static Task WriteNullable<T>(NpgsqlBinaryImporter copy, T? value, NpgsqlDbType type, CancellationToken ct) =>
+        value is null ? copy.WriteNullAsync(ct) : copy.WriteAsync(value, type, ct);
+
+    private static string MeasureKey(BenchmarkResult r) => r.Measure + "|" + r.Unit;
+
+    private static string ParametersJson(IReadOnlyList<KeyValuePair<string, string>> parameters) =>
+        JsonSerializer.Serialize(parameters.ToDictionary(p => p.Key, p => p.Value));
+
+    private static async Task<Dictionary<string, long>> ReadIdsAsync(NpgsqlConnection conn, string sql, CancellationToken ct, object[] args)
+    {
+        await using var cmd = new NpgsqlCommand(sql, conn);
+        foreach (var a in args) cmd.Parameters.Add(new NpgsqlParameter { Value = a });
+        var ids = new Dictionary<string, long>();
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        while (await reader.ReadAsync(ct)) ids[reader.GetString(0)] = reader.GetInt64(1);
+        return ids;
+    }
+
+    private static async Task<T> ScalarAsync<T>(NpgsqlConnection conn, string sql, CancellationToken ct, params object?[] args)
+    {
+        await using var cmd = new NpgsqlCommand(sql, conn);
+        foreach (var a in args) cmd.Parameters.Add(new NpgsqlParameter { Value = a ?? DBNull.Value });
+        var result = await cmd.ExecuteScalarAsync(ct);
+        return result is null or DBNull ? default! : (T)result;
+    }
+}

@@ -1,0 +1,112 @@
+using System.IO.Compression;
+using System.Text.Json;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Extensions.Options;
+using PerfService.Core.Contracts;
+using PerfService.Core.Parsing;
+
+namespace PerfService.Ingestion;
+
+/// <summary>
+/// Reads <c>POST /api/v1/runs</c>: multipart/form-data with a <c>run</c> part (RunMetadata as JSON) and one
+/// <c>files</c> part per file, named by its path relative to the upload root. Enforces the size limits and refuses
+/// unsafe paths before anything is parsed or stored.
+/// </summary>
+public sealed class UploadReader(IOptions<IngestOptions> options)
+{
+    private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { MaxDepth = 16 };
+    private readonly IngestOptions _options = options.Value;
+
+    public async Task<Upload> ReadAsync(HttpRequest request, CancellationToken ct)
+    {
+        if (request.ContentLength > _options.MaxBodyBytes) throw TooLarge($"the body is {request.ContentLength} bytes");
+        var sizeFeature = request.HttpContext.Features.Get<IHttpMaxRequestBodySizeFeature>();
+        if (sizeFeature is { IsReadOnly: false }) sizeFeature.MaxRequestBodySize = _options.MaxBodyBytes;
+        if (!request.HasFormContentType)
+            throw new UploadException(415, "Unsupported media type", "expected multipart/form-data with a 'run' part and 'files' parts");
+
+        IFormCollection form;
+        try
+        {
+            form = await request.ReadFormAsync(new FormOptions
+            {
+                MultipartBodyLengthLimit = _options.MaxBodyBytes,
+                ValueLengthLimit = 1024 * 1024,
+                ValueCountLimit = _options.MaxFiles + 16,
+            }, ct);
+        }
+        catch (InvalidDataException e) when (e.Message.Contains("limit", StringComparison.OrdinalIgnoreCase))
+        {
+            throw TooLarge(e.Message);
+        }
+        catch (BadHttpRequestException e) when (e.StatusCode == StatusCodes.Status413PayloadTooLarge)
+        {
+            throw TooLarge(e.Message);
+        }
+        catch (Exception e) when (e is InvalidDataException or IOException)
+        {
+            throw new UploadException(400, "Malformed upload", $"the multipart body could not be read: {e.Message}");
+        }
+
+        var metadata = ReadMetadata(form);
+        if (form.Files.Count == 0) throw new UploadException(400, "No files", "the upload has no 'files' parts: attach the harness's output");
+        if (form.Files.Count > _options.MaxFiles) throw TooLarge($"{form.Files.Count} files, at most {_options.MaxFiles} are accepted");
+
+        var files = new List<Artifact>(form.Files.Count);
+        foreach (var file in form.Files)
+        {
+            var path = SafePath.Check(file.FileName);
+            files.Add(new Artifact(path, await ReadFileAsync(file, path, ct)));
+        }
+        var duplicate = files.GroupBy(f => f.Path).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null) throw new UploadException(400, "Duplicate file", $"'{duplicate.Key}' is uploaded twice", duplicate.Key);
+        return new Upload(metadata, files);
+    }
+
+    private static RunMetadata ReadMetadata(IFormCollection form)
+    {
+        string? json = form["run"];
+        if (json is null && form.Files.GetFile("run") is { } runFile)
+        {
+            using var reader = new StreamReader(runFile.OpenReadStream());
+            json = reader.ReadToEnd();
+        }
+        if (string.IsNullOrWhiteSpace(json)) throw new UploadException(400, "Missing metadata", "the 'run' part (RunMetadata as JSON) is missing");
+        try
+        {
+            return JsonSerializer.Deserialize<RunMetadata>(json, Json)
+                ?? throw new UploadException(400, "Missing metadata", "the 'run' part is null");
+        }
+        catch (JsonException e)
+        {
+            throw new UploadException(400, "Malformed metadata", $"the 'run' part is not valid RunMetadata JSON: {e.Message}", "run", e.Path);
+        }
+    }
+
+    private async Task<ReadOnlyMemory<byte>> ReadFileAsync(IFormFile file, string path, CancellationToken ct)
+    {
+        await using var raw = file.OpenReadStream();
+        var gzipped = path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase);
+        await using var input = gzipped ? new GZipStream(raw, CompressionMode.Decompress) : raw;
+        using var buffer = new MemoryStream();
+        var chunk = new byte[81920];
+        int read;
+        try
+        {
+            while ((read = await input.ReadAsync(chunk, ct)) > 0)
+            {
+                if (buffer.Length + read > _options.MaxFileBytes)
+                    throw TooLarge($"'{path}' is larger than {_options.MaxFileBytes} bytes{(gzipped ? " once decompressed" : "")}", path);
+                buffer.Write(chunk, 0, read);
+            }
+        }
+        catch (InvalidDataException e)
+        {
+            throw new UploadException(400, "Malformed file", $"'{path}' is not valid gzip: {e.Message}", path);
+        }
+        return buffer.ToArray();
+    }
+
+    private static UploadException TooLarge(string detail, string? file = null) =>
+        new(StatusCodes.Status413PayloadTooLarge, "Upload too large", detail, file);
+}

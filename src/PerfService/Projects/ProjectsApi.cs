@@ -1,0 +1,71 @@
+using System.Text.RegularExpressions;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Auth;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Projects;
+
+public static partial class ProjectsApi
+{
+    public static RouteGroupBuilder MapProjectsApi(this IEndpointRouteBuilder app)
+    {
+        var api = app.MapGroup("/api/v1").WithTags("Projects");
+
+        api.MapGet("/projects", ListProjects);
+        api.MapGet("/projects/{slug}", GetProject);
+        api.MapPost("/projects", CreateProject).RequireAuthorization(Scopes.Admin);
+        api.MapGet("/profiles", async (PerfDbContext db, CancellationToken ct) =>
+            TypedResults.Ok(await db.Profiles.AsNoTracking().OrderBy(p => p.Id)
+                .Select(p => new ProfileDto(p.Id, p.Name, p.CpuModel, p.PhysicalCores, p.LogicalCores, p.Arch)).ToListAsync(ct)));
+        return api;
+    }
+
+    private static async Task<Ok<List<ProjectDto>>> ListProjects(PerfDbContext db, HttpContext http, CancellationToken ct)
+    {
+        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
+        return TypedResults.Ok(await db.Projects.AsNoTracking().Where(p => p.IsPublic || seePrivate)
+            .OrderBy(p => p.Slug).Select(p => p.ToDto()).ToListAsync(ct));
+    }
+
+    private static async Task<Results<Ok<ProjectDto>, NotFound>> GetProject(string slug, PerfDbContext db, HttpContext http, CancellationToken ct)
+    {
+        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
+        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == slug && (p.IsPublic || seePrivate))
+            .Select(p => p.ToDto()).FirstOrDefaultAsync(ct);
+        return project is null ? TypedResults.NotFound() : TypedResults.Ok(project);
+    }
+
+    private static async Task<Results<Created<ProjectDto>, ValidationProblem, Conflict<string>>> CreateProject(
+        CreateProjectRequest request, PerfDbContext db, CancellationToken ct)
+    {
+        if (string.IsNullOrWhiteSpace(request.Slug) || !SlugPattern().IsMatch(request.Slug))
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]>
+            {
+                ["slug"] = ["1 to 100 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit"],
+            });
+        if (await db.Projects.AnyAsync(p => p.Slug == request.Slug, ct))
+            return TypedResults.Conflict($"project '{request.Slug}' exists");
+
+        var project = new Project
+        {
+            Slug = request.Slug,
+            Name = string.IsNullOrWhiteSpace(request.Name) ? request.Slug : request.Name,
+            RepositoryUrl = request.RepositoryUrl,
+            DefaultBranch = request.DefaultBranch ?? "main",
+            IsPublic = request.IsPublic ?? true,
+            GitHubRepository = request.GitHubRepository,
+            CreatedAt = DateTimeOffset.UtcNow,
+        };
+        db.Projects.Add(project);
+        await db.SaveChangesAsync(ct);
+        return TypedResults.Created($"/api/v1/projects/{project.Slug}", project.ToDto());
+    }
+
+    private static ProjectDto ToDto(this Project p) =>
+        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository);
+
+    [GeneratedRegex("^[a-z0-9][a-z0-9._-]{0,99}$")]
+    private static partial Regex SlugPattern();
+}

@@ -1,0 +1,169 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http.Json;
+using PerfService.AgentJobs;
+using PerfService.Auth;
+using PerfService.Core.Contracts;
+using PerfService.IntegrationTests.Infrastructure;
+
+namespace PerfService.IntegrationTests.AgentJobs;
+
+/// <summary>Short leases so that expiry is quick to observe.</summary>
+public sealed class ShortLeaseApp : PerfServiceApp
+{
+    protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?>
+    {
+        ["Jobs:LeaseSeconds"] = "2",
+        ["Jobs:MaxAttempts"] = "2",
+    };
+}
+
+/// <summary>Each test gets its own service and database: claims are per profile, so tests sharing a queue would take each other's jobs.</summary>
+public class JobQueueTests : IAsyncLifetime
+{
+    private readonly ShortLeaseApp app = new();
+
+    public Task InitializeAsync() => app.InitializeAsync();
+
+    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
+
+    private async Task<List<JobDto>> EnqueueAsync(object request)
+    {
+        var admin = await app.ClientWithScopesAsync(Scopes.Admin);
+        var response = await admin.PostAsJsonAsync("/api/v1/jobs", request);
+        Assert.True(response.IsSuccessStatusCode, await response.Content.ReadAsStringAsync());
+        return (await response.Content.ReadFromJsonAsync<List<JobDto>>())!;
+    }
+
+    [Fact]
+    public async Task Jobs_go_to_agents_of_their_profile_pull_requests_first()
+    {
+        await app.CreateProjectAsync("queue-profiles");
+        await EnqueueAsync(new { project = "queue-profiles", commit = "aaaa1111", profiles = new[] { "m1-pro" } });
+        var pr = await EnqueueAsync(new { project = "queue-profiles", commit = "bbbb2222", baseCommit = "aaaa1111", pullRequest = 7, profiles = new[] { "m1-pro", "i7-4790k" } });
+        Assert.Equal(2, pr.Count);
+
+        var m1 = await AgentClient.RegisterAsync(app, "m1-agent", "m1-pro");
+        var first = await m1.ClaimAsync();
+        Assert.NotNull(first);
+        Assert.Equal("bbbb2222", first!.Commit);
+        Assert.Equal("aaaa1111", first.BaseCommit);
+        Assert.Equal("m1-pro", first.Profile);
+        Assert.True(first.Rounds >= 2, "a pull-request job runs base and head interleaved");
+        var second = await m1.ClaimAsync();
+        Assert.Equal("aaaa1111", second!.Commit);
+        Assert.Null(await m1.ClaimAsync());
+    }
+
+    [Fact]
+    public async Task A_waiting_claim_wakes_when_a_job_is_queued()
+    {
+        await app.CreateProjectAsync("queue-longpoll");
+        var agent = await AgentClient.RegisterAsync(app, "longpoll-agent", "ryzen-9950x");
+        var clock = Stopwatch.StartNew();
+        var claim = agent.ClaimAsync(waitSeconds: 30);
+        await Task.Delay(500);
+        Assert.False(claim.IsCompleted);
+        await EnqueueAsync(new { project = "queue-longpoll", commit = "cccc3333", profiles = new[] { "ryzen-9950x" } });
+        var job = await claim;
+        Assert.NotNull(job);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(20), "the claim returned because of the job, not the timeout");
+    }
+
+    [Fact]
+    public async Task Many_agents_claiming_at_once_never_share_a_job()
+    {
+        await app.CreateProjectAsync("queue-race");
+        for (var i = 0; i < 30; i++) await EnqueueAsync(new { project = "queue-race", commit = $"dddd{i:0000}", profiles = new[] { "i7-4790k" } });
+        var agents = await Task.WhenAll(Enumerable.Range(0, 6).Select(i => AgentClient.RegisterAsync(app, $"race-agent-{i}", "i7-4790k")));
+        var claimed = new ConcurrentBag<long>();
+        await Task.WhenAll(agents.Select(async agent =>
+        {
+            while (await agent.ClaimAsync() is { } job)
+            {
+                claimed.Add(job.JobId);
+                Assert.Equal(HttpStatusCode.NoContent, (await agent.CompleteAsync(job.JobId)).StatusCode);
+            }
+        }));
+        Assert.Equal(30, claimed.Count);
+        Assert.Equal(30, claimed.Distinct().Count());
+    }
+
+    [Fact]
+    public async Task An_expired_lease_returns_the_job_and_the_last_attempt_fails_it()
+    {
+        await app.CreateProjectAsync("queue-lease");
+        await EnqueueAsync(new { project = "queue-lease", commit = "eeee5555", profiles = new[] { "m1-pro" } });
+        var crashed = await AgentClient.RegisterAsync(app, "crashing-agent", "m1-pro");
+        var rescuer = await AgentClient.RegisterAsync(app, "rescuing-agent", "m1-pro");
+
+        var job = (await crashed.ClaimAsync())!;
+        Assert.Equal(1, job.Attempt);
+        Assert.Null(await rescuer.ClaimAsync());
+        await Task.Delay(TimeSpan.FromSeconds(3)); // the crashed agent sends no heartbeat
+
+        var retaken = await rescuer.ClaimAsync();
+        Assert.Equal(job.JobId, retaken!.JobId);
+        Assert.Equal(2, retaken.Attempt);
+        Assert.Equal(HttpStatusCode.Conflict, (await crashed.HeartbeatAsync(job.JobId)).StatusCode);
+        Assert.Equal(HttpStatusCode.Conflict, (await crashed.CompleteAsync(job.JobId)).StatusCode);
+
+        await Task.Delay(TimeSpan.FromSeconds(3)); // the rescuer dies too: that was the last attempt
+        Assert.Null(await rescuer.ClaimAsync());
+        var final = (await rescuer.Http.GetFromJsonAsync<JobDto>($"/api/v1/jobs/{job.JobId}"))!;
+        Assert.Equal("Failed", final.State);
+        Assert.Contains("lease expired", final.Reason);
+    }
+
+    [Fact]
+    public async Task Heartbeats_keep_the_lease_and_a_newer_push_cancels_the_running_job()
+    {
+        await app.CreateProjectAsync("queue-cancel");
+        await EnqueueAsync(new { project = "queue-cancel", commit = "ffff0001", baseCommit = "ffff0000", pullRequest = 3, profiles = new[] { "ryzen-9950x" } });
+        var agent = await AgentClient.RegisterAsync(app, "cancel-agent", "ryzen-9950x");
+        var job = (await agent.ClaimAsync())!;
+        for (var i = 0; i < 3; i++)
+        {
+            await Task.Delay(1000);
+            var beat = (await (await agent.HeartbeatAsync(job.JobId, $"step {i}")).Content.ReadFromJsonAsync<HeartbeatResponse>())!;
+            Assert.False(beat.Cancel);
+        }
+
+        await EnqueueAsync(new { project = "queue-cancel", commit = "ffff0002", baseCommit = "ffff0000", pullRequest = 3, profiles = new[] { "ryzen-9950x" } });
+        var response = (await (await agent.HeartbeatAsync(job.JobId)).Content.ReadFromJsonAsync<HeartbeatResponse>())!;
+        Assert.True(response.Cancel);
+        Assert.Contains("superseded", response.Reason);
+        Assert.Equal(HttpStatusCode.NoContent, (await agent.CompleteAsync(job.JobId, false, "cancelled")).StatusCode);
+        Assert.Equal("ffff0002", (await agent.ClaimAsync())!.Commit);
+    }
+
+    [Fact]
+    public async Task Agent_tokens_cannot_queue_jobs_and_only_act_for_their_own_agents()
+    {
+        await app.CreateProjectAsync("queue-scopes");
+        var agentHttp = await app.ClientWithScopesAsync(Scopes.Agent);
+        var response = await agentHttp.PostAsJsonAsync("/api/v1/jobs", new { project = "queue-scopes", commit = "abab1212" });
+        Assert.Equal(HttpStatusCode.Forbidden, response.StatusCode);
+
+        var mine = await AgentClient.RegisterAsync(app, "scoped-agent", "m1-pro");
+        var other = new AgentClient(await app.ClientWithScopesAsync(Scopes.Agent), mine.Id);
+        Assert.Equal(HttpStatusCode.Forbidden, (await other.Http.PostAsync($"/api/v1/agents/{mine.Id}/claim?waitSeconds=0", null)).StatusCode);
+    }
+
+    [Fact]
+    public async Task Registration_flags_a_machine_that_is_not_its_profile()
+    {
+        var http = await app.ClientWithScopesAsync(Scopes.Agent);
+        var machine = new MachineInfo("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz", 1, 2, 1L << 33, "Linux", "6.1", new Dictionary<string, string>());
+        var registered = (await (await http.PostAsJsonAsync("/api/v1/agents/register", new RegisterAgentRequest("sim", "ryzen-9950x", machine)))
+            .Content.ReadFromJsonAsync<RegisterAgentResponse>())!;
+        Assert.True(registered.ProfileMismatch);
+        Assert.Contains("AMD Ryzen 9 9950X", registered.MismatchReason);
+
+        var real = machine with { CpuModel = "Intel(R) Core(TM) i7-4790K CPU @ 4.00GHz", LogicalCores = 8 };
+        var match = (await (await http.PostAsJsonAsync("/api/v1/agents/register", new RegisterAgentRequest("real", "i7-4790k", real)))
+            .Content.ReadFromJsonAsync<RegisterAgentResponse>())!;
+        Assert.False(match.ProfileMismatch);
+    }
+}

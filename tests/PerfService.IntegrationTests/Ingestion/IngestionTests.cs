@@ -1,0 +1,103 @@
+using System.Net;
+using System.Net.Http.Json;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Auth;
+using PerfService.Core.Contracts;
+using PerfService.Core.Parsing;
+using PerfService.IntegrationTests.Infrastructure;
+using PerfService.Runs;
+
+namespace PerfService.IntegrationTests.Ingestion;
+
+public class IngestionTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
+{
+    private const string MultiRuntime = "mcostello-bdn0.15.2-multi-runtime-net8-net9-report-full-compressed.json";
+
+    private static RunMetadata Meta(string project, string commit = "a1b2c3d4e5f6", string profile = "i7-4790k") =>
+        new() { Project = project, Commit = commit, Branch = "main", Profile = profile, Suite = "rivulet" };
+
+    [Fact]
+    public async Task A_real_export_is_stored_whole_and_a_repost_with_the_same_key_returns_the_first_run()
+    {
+        await app.CreateProjectAsync("ingest-bdn");
+        var client = await app.ClientWithScopesAsync(Scopes.Ingest);
+        var bytes = Fixtures.Read("benchmarkdotnet", MultiRuntime);
+        var expected = ResultParsers.Parse([new Artifact(MultiRuntime, bytes)]);
+
+        var first = await Post(client, Meta("ingest-bdn"), "key-1", (MultiRuntime, bytes));
+        Assert.Equal(HttpStatusCode.Created, first.StatusCode);
+        var created = (await first.Content.ReadFromJsonAsync<RunCreated>())!;
+        Assert.False(created.Duplicate);
+        Assert.Equal(expected.Results.Count, created.Results);
+
+        var again = await Post(client, Meta("ingest-bdn"), "key-1", (MultiRuntime, bytes));
+        Assert.Equal(HttpStatusCode.OK, again.StatusCode);
+        var repeat = (await again.Content.ReadFromJsonAsync<RunCreated>())!;
+        Assert.True(repeat.Duplicate);
+        Assert.Equal(created.RunId, repeat.RunId);
+
+        Assert.Equal(1, await app.WithDbAsync(db => db.Runs.CountAsync(r => db.Projects.Any(p => p.Id == r.ProjectId && p.Slug == "ingest-bdn"))));
+        var run = (await client.GetFromJsonAsync<RunDetailDto>($"/api/v1/runs/{created.RunId}"))!;
+        Assert.Equal(expected.Results.Count, run.Results.Count);
+        foreach (var want in expected.Results)
+        {
+            var got = Assert.Single(run.Results, r => r.Benchmark == want.Key && r.Measure == want.Measure);
+            Assert.Equal(want.Value, got.Value);
+            Assert.Equal(want.Samples ?? [], got.Samples ?? []);
+            Assert.Equal(want.Error, got.Error);
+        }
+        Assert.Equal([MultiRuntime], run.Artifacts);
+        // The raw bytes come back exactly as uploaded.
+        Assert.Equal(bytes, await client.GetByteArrayAsync($"/api/v1/runs/{created.RunId}/artifacts/{MultiRuntime}"));
+    }
+
+    [Fact]
+    public async Task Concurrent_posts_with_one_key_store_one_run()
+    {
+        await app.CreateProjectAsync("ingest-race");
+        var client = await app.ClientWithScopesAsync(Scopes.Ingest);
+        var bytes = Fixtures.Read("gobench", "haxmap-count20-command-line-arguments.txt");
+        var responses = await Task.WhenAll(Enumerable.Range(0, 8).Select(_ =>
+            Post(client, Meta("ingest-race", "feedbeef"), "race", ("go.txt", bytes))));
+
+        var ids = await Task.WhenAll(responses.Select(async r =>
+        {
+            Assert.True(r.IsSuccessStatusCode, await r.Content.ReadAsStringAsync());
+            return (await r.Content.ReadFromJsonAsync<RunCreated>())!.RunId;
+        }));
+        Assert.Single(ids.Distinct());
+        Assert.Equal(1, await app.WithDbAsync(db => db.Runs.CountAsync(r => r.IdempotencyKey == "race")));
+    }
+
+    [Fact]
+    public async Task A_criterion_tree_keeps_its_folders_and_gives_samples()
+    {
+        await app.CreateProjectAsync("ingest-criterion");
+        var client = await app.ClientWithScopesAsync(Scopes.Ingest);
+        var tree = Fixtures.Tree("criterion", "cryptobench-criterion-0.5.1");
+        var response = await Post(client, Meta("ingest-criterion") with { Format = "criterion" }, null, tree);
+        Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+        var run = (await client.GetFromJsonAsync<RunDetailDto>($"/api/v1/runs/{(await response.Content.ReadFromJsonAsync<RunCreated>())!.RunId}"))!;
+        var time = Assert.Single(run.Results, r => r.Measure == "time");
+        Assert.NotNull(time.Samples);
+        Assert.True(time.Samples!.Length > 10);
+        Assert.Equal(tree.Length, run.Artifacts.Count);
+    }
+
+    [Fact]
+    public async Task Posting_needs_an_ingest_or_agent_token()
+    {
+        await app.CreateProjectAsync("ingest-auth");
+        var bytes = Fixtures.Read("gobench", "bencher-space-separated-auxmetric.txt");
+        Assert.Equal(HttpStatusCode.Unauthorized, (await Post(app.CreateClient(), Meta("ingest-auth"), null, ("go.txt", bytes))).StatusCode);
+        Assert.Equal(HttpStatusCode.Forbidden, (await Post(await app.ClientWithScopesAsync(Scopes.Read), Meta("ingest-auth"), null, ("go.txt", bytes))).StatusCode);
+        Assert.Equal(HttpStatusCode.Created, (await Post(await app.ClientWithScopesAsync(Scopes.Agent), Meta("ingest-auth"), null, ("go.txt", bytes))).StatusCode);
+    }
+
+    internal static Task<HttpResponseMessage> Post(HttpClient client, RunMetadata meta, string? key, params (string, byte[])[] files)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Post, "/api/v1/runs") { Content = PerfServiceApp.Upload(meta, files) };
+        if (key is not null) request.Headers.Add("Idempotency-Key", key);
+        return client.SendAsync(request);
+    }
+}
