@@ -22,6 +22,9 @@ public class PerfDbContext(DbContextOptions<PerfDbContext> options) : DbContext(
     public DbSet<TargetResult> TargetResults => Set<TargetResult>();
     public DbSet<Alert> Alerts => Set<Alert>();
     public DbSet<AlertEvent> AlertEvents => Set<AlertEvent>();
+    public DbSet<Verdict> Verdicts => Set<Verdict>();
+    public DbSet<WebhookDelivery> WebhookDeliveries => Set<WebhookDelivery>();
+    public DbSet<PullRequestComment> PullRequestComments => Set<PullRequestComment>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder) =>
         modelBuilder.ApplyConfigurationsFromAssembly(typeof(PerfDbContext).Assembly);

@@ -1,0 +1,55 @@
+namespace PerfService.Core.Reports;
+
+/// <summary>
+/// Everything a pull request's comment, check and dashboard page show, assembled by the service from stored verdicts
+/// and target outcomes. Pure data: renderers turn it into markdown or HTML.
+/// </summary>
+public sealed record PullRequestReport
+{
+    public required string Project { get; init; }
+    public required int PullRequest { get; init; }
+    public required string HeadCommit { get; init; }
+    public string? BaseCommit { get; init; }
+    /// <summary>Absolute link to the pull request's page in the dashboard, when the service knows its public URL.</summary>
+    public string? DashboardUrl { get; init; }
+    /// <summary>Profiles whose jobs have not finished: the report is partial while this is not empty.</summary>
+    public IReadOnlyList<string> PendingProfiles { get; init; } = [];
+    public IReadOnlyList<ReportRow> Rows { get; init; } = [];
+    public IReadOnlyList<ReportTarget> Targets { get; init; } = [];
+}
+
+public enum RowOutcome { Regression, Improvement, NoChange, Inconclusive }
+
+/// <summary>One benchmark × measure × profile comparison of head against base.</summary>
+public sealed record ReportRow
+{
+    /// <summary>The benchmark's key: name with parameters and job.</summary>
+    public required string Benchmark { get; init; }
+    public required string Measure { get; init; }
+    public required string Unit { get; init; }
+    public required string Profile { get; init; }
+    public RowOutcome Outcome { get; init; }
+    public double? BaseValue { get; init; }
+    public double? HeadValue { get; init; }
+    /// <summary>Relative change of head against base, e.g. 0.12 for +12%.</summary>
+    public double? Change { get; init; }
+    public double? ChangeCiLower { get; init; }
+    public double? ChangeCiUpper { get; init; }
+    public double? PValue { get; init; }
+    /// <summary>Why the outcome (e.g. "below the 5% threshold", "bimodal samples").</summary>
+    public string? Reason { get; init; }
+    /// <summary>True when a person acknowledged the regression: it no longer fails the check.</summary>
+    public bool Acknowledged { get; init; }
+}
+
+public enum TargetState { Pass, Fail, NotMeasured }
+
+public sealed record ReportTarget
+{
+    public required string Name { get; init; }
+    public required string Profile { get; init; }
+    public TargetState State { get; init; }
+    /// <summary>The figures, e.g. "62.1 ns against < 50 ns".</summary>
+    public string? Detail { get; init; }
+    public bool Acknowledged { get; init; }
+}
