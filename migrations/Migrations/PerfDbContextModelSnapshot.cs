@@ -998,6 +998,67 @@ namespace PerfService.Migrations.Migrations
                     b.ToTable("runs", (string)null);
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.SeriesState", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<long>("BenchmarkId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("benchmark_id");
+
+                    b.Property<long>("BranchId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("branch_id");
+
+                    b.Property<long>("LastResultId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("last_result_id");
+
+                    b.Property<DateTimeOffset>("LastSeriesAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("last_series_at");
+
+                    b.Property<long>("MeasureId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("measure_id");
+
+                    b.Property<long>("ProfileId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("profile_id");
+
+                    b.Property<string>("State")
+                        .IsRequired()
+                        .HasColumnType("jsonb")
+                        .HasColumnName("state");
+
+                    b.Property<DateTimeOffset>("UpdatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("updated_at");
+
+                    b.HasKey("Id")
+                        .HasName("pk_series_states");
+
+                    b.HasIndex("BranchId")
+                        .HasDatabaseName("ix_series_states_branch_id");
+
+                    b.HasIndex("MeasureId")
+                        .HasDatabaseName("ix_series_states_measure_id");
+
+                    b.HasIndex("ProfileId")
+                        .HasDatabaseName("ix_series_states_profile_id");
+
+                    b.HasIndex("BenchmarkId", "MeasureId", "ProfileId", "BranchId")
+                        .IsUnique()
+                        .HasDatabaseName("ix_series_states_benchmark_id_measure_id_profile_id_branch_id");
+
+                    b.ToTable("series_states", (string)null);
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.Suite", b =>
                 {
                     b.Property<long>("Id")
@@ -1493,6 +1554,37 @@ namespace PerfService.Migrations.Migrations
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired()
                         .HasConstraintName("fk_runs_suites_suite_id");
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.SeriesState", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Benchmark", null)
+                        .WithMany()
+                        .HasForeignKey("BenchmarkId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_benchmarks_benchmark_id");
+
+                    b.HasOne("PerfService.Data.Entities.Branch", null)
+                        .WithMany()
+                        .HasForeignKey("BranchId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_branches_branch_id");
+
+                    b.HasOne("PerfService.Data.Entities.Measure", null)
+                        .WithMany()
+                        .HasForeignKey("MeasureId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_measures_measure_id");
+
+                    b.HasOne("PerfService.Data.Entities.HardwareProfile", null)
+                        .WithMany()
+                        .HasForeignKey("ProfileId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_profiles_profile_id");
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.Suite", b =>

@@ -1,10 +1,13 @@
 using PerfService.AgentJobs;
 using PerfService.Auth;
 using PerfService.Background;
+using PerfService.Comparison;
+using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Hosting;
 using PerfService.Ingestion;
 using PerfService.Projects;
+using PerfService.PullRequests;
 using PerfService.Runs;
 
 var builder = WebApplication.CreateBuilder(args);
@@ -14,7 +17,10 @@ builder.AddPerfData();
 builder.AddPerfAuth();
 builder.AddIngestion();
 builder.AddAgentJobs();
+builder.AddComparison();
 builder.AddBackgroundJobs();
+builder.AddPullRequests();
+builder.AddDashboard();
 
 var app = builder.Build();
 if (await app.TryRunAsync(args)) return;
@@ -28,5 +34,7 @@ app.MapProjectsApi();
 app.MapIngestionApi();
 app.MapAgentJobsApi();
 app.MapRunsApi();
+app.MapPullRequestsApi();
+app.MapDashboard();
 
 app.Run();

@@ -1,6 +1,6 @@
 namespace PerfService.Tests;
 
-/// <summary>Where the harness fixtures live: tests/fixtures in the checkout (a copy of shared/fixtures, see its PROVENANCE.md), or PERF_FIXTURES.</summary>
+/// <summary>Where the harness fixtures live: tests/fixtures in the checkout (a copy of shared/fixtures, see its PROVENANCE.md), as recorded at build time, or PERF_FIXTURES.</summary>
 public static class TestPaths
 {
     public static string Fixtures { get; } = Find();
@@ -11,11 +11,9 @@ public static class TestPaths
     {
         var env = Environment.GetEnvironmentVariable("PERF_FIXTURES");
         if (!string.IsNullOrEmpty(env)) return env;
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            var candidate = Path.Combine(dir.FullName, "tests", "fixtures");
-            if (Directory.Exists(candidate)) return candidate;
-        }
-        throw new DirectoryNotFoundException("No tests/fixtures folder found above the test binaries: set PERF_FIXTURES.");
+        var built = typeof(TestPaths).Assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyMetadataAttribute), false)
+            .Cast<System.Reflection.AssemblyMetadataAttribute>().FirstOrDefault(a => a.Key == "PerfFixtures")?.Value;
+        if (built is not null && Directory.Exists(built)) return built;
+        throw new DirectoryNotFoundException($"tests/fixtures not found (looked in '{built}'): set PERF_FIXTURES.");
     }
 }

@@ -66,6 +66,8 @@ public sealed record RunMetadata
     /// <summary>Harness format of the files: auto, bdn, criterion, gobench, k6 or json.</summary>
     public string? Format { get; init; }
     public bool ProfileMismatch { get; init; }
+    /// <summary>The suite's declared targets (from perf.json): stored for the project and evaluated on this run.</summary>
+    public IReadOnlyList<Suites.TargetDeclaration>? Targets { get; init; }
     public IReadOnlyDictionary<string, string>? Environment { get; init; }
     public DateTimeOffset? StartedAt { get; init; }
     public DateTimeOffset? FinishedAt { get; init; }

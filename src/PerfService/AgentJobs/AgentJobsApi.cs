@@ -1,8 +1,10 @@
 using System.Security.Claims;
 using System.Text.Json;
+using Hangfire;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
+using PerfService.Comparison;
 using PerfService.Core.Contracts;
 using PerfService.Data;
 using PerfService.Data.Entities;
@@ -85,12 +87,16 @@ public static class AgentJobsApi
     }
 
     private static async Task<Results<NoContent, Conflict<string>, ForbidHttpResult>> Complete(
-        long jobId, CompleteJobRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, CancellationToken ct)
+        long jobId, CompleteJobRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, IBackgroundJobClient background,
+        CancellationToken ct)
     {
         if (!await OwnsAgentAsync(db, user, request.AgentId, ct)) return TypedResults.Forbid();
-        return await queue.CompleteAsync(jobId, request.AgentId, request.Succeeded, request.Error, request.Log, ct)
-            ? TypedResults.NoContent()
-            : TypedResults.Conflict("this agent no longer holds the job (its lease expired)");
+        if (!await queue.CompleteAsync(jobId, request.AgentId, request.Succeeded, request.Error, request.Log, ct))
+            return TypedResults.Conflict("this agent no longer holds the job (its lease expired)");
+        // A finished pull-request job is judged in the background: head against its interleaved base rounds.
+        if (request.Succeeded && await db.Jobs.AnyAsync(j => j.Id == jobId && j.PullRequest != null && j.State == JobState.Succeeded, ct))
+            PullRequestComparisonJob.Enqueue(background, jobId);
+        return TypedResults.NoContent();
     }
 
     private static async Task<Results<Created<List<JobDto>>, ProblemHttpResult>> Enqueue(

@@ -23,6 +23,7 @@ public class PerfDbContext(DbContextOptions<PerfDbContext> options) : DbContext(
     public DbSet<Alert> Alerts => Set<Alert>();
     public DbSet<AlertEvent> AlertEvents => Set<AlertEvent>();
     public DbSet<Verdict> Verdicts => Set<Verdict>();
+    public DbSet<SeriesState> SeriesStates => Set<SeriesState>();
     public DbSet<WebhookDelivery> WebhookDeliveries => Set<WebhookDelivery>();
     public DbSet<PullRequestComment> PullRequestComments => Set<PullRequestComment>();
 

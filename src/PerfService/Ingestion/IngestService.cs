@@ -1,4 +1,6 @@
+using Hangfire;
 using Microsoft.EntityFrameworkCore;
+using PerfService.Comparison;
 using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
 using PerfService.Data;
@@ -10,7 +12,7 @@ namespace PerfService.Ingestion;
 /// the tables; the write itself is one transaction (all or nothing), and the idempotency key makes a repeat return the
 /// first run.
 /// </summary>
-public sealed class IngestService(PerfDbContext db, RunWriter writer, ILogger<IngestService> logger)
+public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroundJobClient jobs, ILogger<IngestService> logger)
 {
     public async Task<RunCreated> IngestAsync(Upload upload, string? idempotencyKey, long? tokenProjectId, CancellationToken ct)
     {
@@ -47,7 +49,11 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, ILogger<In
         if (clash is not null)
             throw new UploadException(422, "Duplicate results", $"benchmark '{clash.Key.Key}' reports measure '{clash.Key.Measure}' more than once in this upload");
 
+        if (m.Targets?.FirstOrDefault(t => string.IsNullOrWhiteSpace(t.Name) || string.IsNullOrWhiteSpace(t.Benchmark)) is { } bad)
+            throw new UploadException(400, "Invalid target", $"every target needs a name and a benchmark pattern (got '{bad.Name}')", "run", "$.targets");
+
         var created = await writer.WriteAsync(new RunWrite(project.Id, profile.Id, m, idempotencyKey, upload.Files, parsed), ct);
+        if (!created.Duplicate) RunAnalysisJob.Enqueue(jobs, created.RunId);
         logger.LogInformation("Stored run {RunId} of {Project} at {Commit} on {Profile}: {Benchmarks} benchmarks, {Results} results (duplicate: {Duplicate})",
             created.RunId, m.Project, m.Commit, m.Profile, created.Benchmarks, created.Results, created.Duplicate);
         return created;

@@ -58,6 +58,7 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             var measureIds = await UpsertMeasuresAsync(conn, w.Parsed.Results, ct);
             await CopyResultsAsync(conn, runId, w, branchId, seriesAt, benchmarkIds, measureIds, ct);
             await CopyArtifactsAsync(conn, runId, w, now, ct);
+            await UpsertTargetsAsync(conn, w.ProjectId, suiteId, m.Targets, now, ct);
             await tx.CommitAsync(ct);
             return new RunCreated(runId, false, benchmarkIds.Count, w.Parsed.Results.Count);
         }
@@ -182,6 +183,25 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             await copy.WriteAsync(now, NpgsqlDbType.TimestampTz, ct);
         }
         await copy.CompleteAsync(ct);
+    }
+
+    /// <summary>The suite's targets as its perf.json declares them at this commit: the latest declaration wins.</summary>
+    private static async Task UpsertTargetsAsync(NpgsqlConnection conn, long projectId, long suiteId,
+        IReadOnlyList<Core.Suites.TargetDeclaration>? targets, DateTimeOffset now, CancellationToken ct)
+    {
+        if (targets is null || targets.Count == 0) return;
+        await using var cmd = new NpgsqlCommand("""
+            INSERT INTO targets (project_id, suite_id, name, definition, created_at)
+            SELECT $1, $2, n, d::jsonb, $5 FROM unnest($3::text[], $4::text[]) AS t(n, d)
+            ON CONFLICT (project_id, suite_id, name) DO UPDATE SET definition = excluded.definition
+            """, conn);
+        var distinct = targets.DistinctBy(t => t.Name).ToList();
+        cmd.Parameters.Add(new() { Value = projectId });
+        cmd.Parameters.Add(new() { Value = suiteId });
+        cmd.Parameters.Add(new() { Value = distinct.Select(t => t.Name).ToArray() });
+        cmd.Parameters.Add(new() { Value = distinct.Select(t => JsonSerializer.Serialize(t, Core.Suites.SuiteManifest.Json)).ToArray() });
+        cmd.Parameters.Add(new() { Value = now });
+        await cmd.ExecuteNonQueryAsync(ct);
     }
 
     private static Task WriteNullable<T>(NpgsqlBinaryImporter copy, T? value, NpgsqlDbType type, CancellationToken ct) =>

@@ -15,13 +15,8 @@ public static class Fixtures
             .Select(f => (Path.GetRelativePath(dir, f).Replace('\\', '/'), File.ReadAllBytes(f))).ToArray();
     }
 
-    private static string Find()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            var candidate = Path.Combine(dir.FullName, "tests", "fixtures");
-            if (Directory.Exists(candidate)) return candidate;
-        }
-        throw new DirectoryNotFoundException("tests/fixtures not found above the test binaries");
-    }
+    private static string Find() =>
+        typeof(Fixtures).Assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyMetadataAttribute), false)
+            .Cast<System.Reflection.AssemblyMetadataAttribute>().FirstOrDefault(a => a.Key == "PerfFixtures")?.Value
+        ?? throw new DirectoryNotFoundException("the test assembly does not record where tests/fixtures is");
 }

@@ -1,0 +1,27 @@
+namespace PerfService.Agents;
+
+/// <summary>How the agent was started (the `agent` verb's options).</summary>
+public sealed record AgentOptions
+{
+    public required string Server { get; init; }
+    public required string Token { get; init; }
+    public required string Profile { get; init; }
+    public required string WorkDir { get; init; }
+    public string Name { get; init; } = Environment.MachineName;
+    public bool Once { get; init; }
+    public int WaitSeconds { get; init; } = 30;
+    /// <summary>taskset CPU list for the harnesses, e.g. "2-3".</summary>
+    public string? Cpus { get; init; }
+    public string? ProfilesFile { get; init; }
+    public TimeSpan HeartbeatInterval { get; init; } = TimeSpan.FromSeconds(5);
+    /// <summary>Extra environment for every harness (on top of the agent's own, which is passed through).</summary>
+    public IReadOnlyDictionary<string, string?> HarnessEnvironment { get; init; } = new Dictionary<string, string?>
+    {
+        ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
+        ["DOTNET_NOLOGO"] = "1",
+        ["GIT_TERMINAL_PROMPT"] = "0",
+    };
+
+    public string SpoolDir => Path.Combine(WorkDir, "spool");
+    public string ScratchDir => Path.Combine(WorkDir, "scratch");
+}

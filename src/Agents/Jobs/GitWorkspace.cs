@@ -1,0 +1,114 @@
+using System.Security.Cryptography;
+using System.Text;
+using PerfService.Agents.Processes;
+
+namespace PerfService.Agents.Jobs;
+
+/// <summary>
+/// Keeps one clone per repository under {workdir}/repos/&lt;hash of url&gt; (cloned once, fetched after) and one git
+/// worktree per side (head, base) under {workdir}/work/&lt;hash&gt;/&lt;side&gt;. A side's worktree survives between
+/// jobs so build caches (cargo's target/, dotnet's bin/ obj/) stay warm; everything else is cleaned on checkout.
+/// </summary>
+public sealed class GitWorkspace(ProcessRunner processes, string workDir)
+{
+    private static readonly string[] _keptCaches = ["target/", "bin/", "obj/"];
+    private static readonly TimeSpan _timeout = TimeSpan.FromMinutes(30);
+
+    public static string Hash(string url)
+    {
+        var bytes = SHA256.HashData(Encoding.UTF8.GetBytes(Normalize(url)));
+        return Convert.ToHexStringLower(bytes)[..16];
+    }
+
+    // A local path and the same path with a trailing slash are the same repository.
+    private static string Normalize(string url) =>
+        Directory.Exists(url) ? Path.GetFullPath(url).TrimEnd('/') : url.Trim().TrimEnd('/');
+
+    /// <summary>Clone or fetch <paramref name="url"/> so that every commit in <paramref name="commits"/> is present.</summary>
+    public async Task<string> FetchAsync(string url, int? pullRequest, IReadOnlyList<string> commits, Action<string> log, CancellationToken ct)
+    {
+        var source = Normalize(url);
+        var repo = Path.Combine(workDir, "repos", Hash(url));
+        if (!Directory.Exists(Path.Combine(repo, ".git")))
+        {
+            // Clone beside and rename, so a clone cut short never looks like a repository.
+            var temp = $"{repo}.tmp-{Guid.NewGuid():N}";
+            Directory.CreateDirectory(Path.GetDirectoryName(repo)!);
+            log($"cloning {url}");
+            try
+            {
+                await GitAsync(workDir, ["clone", "--no-checkout", "--quiet", source, temp], log, ct);
+                if (Directory.Exists(repo)) Directory.Delete(repo, recursive: true);
+                Directory.Move(temp, repo);
+            }
+            finally
+            {
+                if (Directory.Exists(temp)) Directory.Delete(temp, recursive: true);
+            }
+        }
+        else
+        {
+            log($"fetching {url}");
+            await GitAsync(repo, ["fetch", "--prune", "--tags", "--force", "--quiet", "origin"], log, ct);
+        }
+        foreach (var commit in commits)
+        {
+            if (await HasCommitAsync(repo, commit, ct)) continue;
+            // A pull request's head lives outside the branches on GitHub; otherwise ask for the commit itself.
+            if (pullRequest is { } pr)
+                await TryGitAsync(repo, ["fetch", "--quiet", "origin", $"+refs/pull/{pr}/head:refs/remotes/origin/pr/{pr}"], ct);
+            if (!await HasCommitAsync(repo, commit, ct))
+                await TryGitAsync(repo, ["fetch", "--quiet", "origin", commit], ct);
+            if (!await HasCommitAsync(repo, commit, ct))
+                throw new JobFailedException($"commit {commit} not found in {url}");
+        }
+        return repo;
+    }
+
+    /// <summary>A clean checkout of <paramref name="commit"/> in the worktree of <paramref name="side"/>.</summary>
+    public async Task<string> CheckoutAsync(string repo, string side, string commit, Action<string> log, CancellationToken ct)
+    {
+        var tree = Path.Combine(workDir, "work", Path.GetFileName(repo), side);
+        log($"checking out {commit} ({side})");
+        if (File.Exists(Path.Combine(tree, ".git")) && await TryGitAsync(tree, ["checkout", "--force", "--quiet", "--detach", commit], ct))
+        {
+            await GitAsync(tree, ["clean", "-fdxq", .. _keptCaches.SelectMany(c => new[] { "-e", c })], log, ct);
+        }
+        else
+        {
+            // Missing, or its repository was re-cloned under it: start this side afresh.
+            if (Directory.Exists(tree)) Directory.Delete(tree, recursive: true);
+            Directory.CreateDirectory(Path.GetDirectoryName(tree)!);
+            await GitAsync(repo, ["worktree", "prune"], log, ct);
+            await GitAsync(repo, ["worktree", "add", "--force", "--detach", tree, commit], log, ct);
+        }
+        var head = (await GitAsync(tree, ["rev-parse", "HEAD"], log, ct)).Trim();
+        if (!head.StartsWith(commit, StringComparison.OrdinalIgnoreCase))
+            throw new JobFailedException($"checkout of {commit} in {tree} ended at {head}");
+        return tree;
+    }
+
+    private async Task<bool> HasCommitAsync(string repo, string commit, CancellationToken ct) =>
+        await TryGitAsync(repo, ["cat-file", "-e", $"{commit}^{{commit}}"], ct);
+
+    private async Task<bool> TryGitAsync(string dir, string[] args, CancellationToken ct) =>
+        (await processes.RunAsync(Spec(dir, args), ct: ct)).Succeeded;
+
+    private async Task<string> GitAsync(string dir, string[] args, Action<string> log, CancellationToken ct)
+    {
+        var result = await processes.RunAsync(Spec(dir, args) with { CaptureStdout = true }, ct: ct);
+        if (!result.Succeeded)
+        {
+            foreach (var line in result.Tail) log(line);
+            throw new JobFailedException($"git {args[0]} failed ({(result.TimedOut ? "timed out" : $"exit {result.ExitCode}")}):\n{string.Join('\n', result.Tail)}");
+        }
+        return result.Stdout;
+    }
+
+    private static ProcessSpec Spec(string dir, string[] args) => new("git", args, dir)
+    {
+        Timeout = _timeout,
+        // Never wait for a password prompt nobody will answer.
+        Environment = new Dictionary<string, string?> { ["GIT_TERMINAL_PROMPT"] = "0", ["GIT_ASKPASS"] = "true" },
+    };
+}

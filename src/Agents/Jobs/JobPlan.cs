@@ -1,0 +1,54 @@
+using PerfService.Core.Contracts;
+using PerfService.Core.Suites;
+
+namespace PerfService.Agents.Jobs;
+
+public static class Roles
+{
+    public const string Head = "head";
+    public const string Base = "base";
+}
+
+/// <summary>One harness run of a job: a suite on one side in one round.</summary>
+public sealed record JobStep(int SuiteNumber, int SuiteCount, string Suite, string Role, string Commit, int Round, int Rounds)
+{
+    public string Progress => $"suite {SuiteNumber}/{SuiteCount} {Suite} ({Role}, round {Round}/{Rounds})";
+
+    /// <summary>No attempt number in it: when a second agent re-runs a job whose lease expired, its posts collapse
+    /// into the first agent's on the service.</summary>
+    public string IdempotencyKey(long jobId) => $"job-{jobId}-{Suite}-{Role}-{Round}";
+}
+
+/// <summary>The order a job runs in: suites one at a time; for a pull request, base and head interleaved round by
+/// round (base, head, base, head…) so drift on the machine hits both sides alike.</summary>
+public static class JobPlan
+{
+    public static IReadOnlyList<string> SelectSuites(JobAssignment job, SuiteManifest manifest)
+    {
+        if (job.Suites.Count == 0) return manifest.Suites.Select(s => s.Name).ToList();
+        var declared = manifest.Suites.Select(s => s.Name).ToHashSet(StringComparer.Ordinal);
+        var unknown = job.Suites.Where(s => !declared.Contains(s)).ToList();
+        if (unknown.Count > 0)
+            throw new JobFailedException($"perf.json declares no suite {string.Join(", ", unknown)} (it has: {string.Join(", ", declared)})");
+        return job.Suites;
+    }
+
+    public static IReadOnlyList<JobStep> Build(JobAssignment job, IReadOnlyList<string> suites)
+    {
+        var rounds = Math.Max(1, job.Rounds);
+        var steps = new List<JobStep>();
+        for (var s = 0; s < suites.Count; s++)
+        {
+            for (var round = 1; round <= rounds; round++)
+            {
+                if (job.BaseCommit is { } baseCommit)
+                    steps.Add(new JobStep(s + 1, suites.Count, suites[s], Roles.Base, baseCommit, round, rounds));
+                steps.Add(new JobStep(s + 1, suites.Count, suites[s], Roles.Head, job.Commit, round, rounds));
+            }
+        }
+        return steps;
+    }
+
+    public static IReadOnlyList<string> Args(SuiteDeclaration suite, bool quick) =>
+        quick && suite.QuickArgs is { } quickArgs ? quickArgs : suite.Args;
+}

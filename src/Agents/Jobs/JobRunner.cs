@@ -1,0 +1,180 @@
+using PerfService.Agents.Machine;
+using PerfService.Agents.Processes;
+using PerfService.Agents.Spool;
+using PerfService.Agents.Suites;
+using PerfService.Agents.Worker;
+using PerfService.Core.Contracts;
+using PerfService.Core.Suites;
+
+namespace PerfService.Agents.Jobs;
+
+/// <summary>
+/// Runs one job: fetch, check out each side, run the plan's steps one at a time, and spool + post each result set.
+/// A failing suite skips its remaining rounds but not the other suites, so a PR that breaks one suite still gets
+/// numbers for the rest; the job then fails with every suite's error. Cancellation propagates as
+/// <see cref="OperationCanceledException"/> after the harness's process tree is killed.
+/// </summary>
+public sealed class JobRunner(
+    AgentOptions options, GitWorkspace git, SuiteRunners runners, RunSpool spool, RunDelivery delivery, TimeProvider clock)
+{
+    private sealed record Side(string Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError);
+
+    public async Task<JobOutcome> RunAsync(JobAssignment job, AgentIdentity identity, JobLog log, CancellationToken ct)
+    {
+        var errors = new List<string>();
+        try
+        {
+            var sides = await PrepareAsync(job, log, ct);
+            var head = sides[Roles.Head];
+            var steps = JobPlan.Build(job, JobPlan.SelectSuites(job, head.Manifest ?? throw new JobFailedException(head.ManifestError!)));
+            var failedSuites = new HashSet<string>(StringComparer.Ordinal);
+            foreach (var step in steps.Where(s => !failedSuites.Contains(s.Suite)))
+            {
+                try
+                {
+                    await RunStepAsync(job, identity, step, sides[step.Role], log, ct);
+                }
+                catch (JobFailedException e)
+                {
+                    log.Note($"error: {e.Message}");
+                    errors.Add(e.Message);
+                    failedSuites.Add(step.Suite);
+                }
+            }
+        }
+        catch (JobFailedException e)
+        {
+            log.Note($"error: {e.Message}");
+            errors.Add(e.Message);
+        }
+        finally
+        {
+            DeleteScratch(job);
+        }
+        return errors.Count == 0 ? JobOutcome.Succeeded : JobOutcome.Failed(string.Join("\n\n", errors));
+    }
+
+    private async Task<Dictionary<string, Side>> PrepareAsync(JobAssignment job, JobLog log, CancellationToken ct)
+    {
+        string[] commits = job.BaseCommit is { } b ? [job.Commit, b] : [job.Commit];
+        var repo = await git.FetchAsync(job.RepositoryUrl, job.PullRequest, commits, log.Note, ct);
+        var sides = new Dictionary<string, Side> { [Roles.Head] = await SideAsync(repo, Roles.Head, job.Commit, log, ct) };
+        if (job.BaseCommit is { } baseCommit)
+            sides[Roles.Base] = await SideAsync(repo, Roles.Base, baseCommit, log, ct);
+        return sides;
+    }
+
+    private async Task<Side> SideAsync(string repo, string role, string commit, JobLog log, CancellationToken ct)
+    {
+        var tree = await git.CheckoutAsync(repo, role, commit, log.Note, ct);
+        var file = Path.Combine(tree, "perf.json");
+        if (!File.Exists(file)) return new Side(role, commit, tree, null, $"no perf.json at the root of {Short(commit)}");
+        try
+        {
+            return new Side(role, commit, tree, SuiteManifest.Parse(await File.ReadAllTextAsync(file, ct), $"perf.json@{Short(commit)}"), null);
+        }
+        catch (FormatException e)
+        {
+            return new Side(role, commit, tree, null, e.Message);
+        }
+    }
+
+    private async Task RunStepAsync(JobAssignment job, AgentIdentity identity, JobStep step, Side side, JobLog log, CancellationToken ct)
+    {
+        var suite = side.Manifest?.Suites.FirstOrDefault(s => s.Name == step.Suite);
+        if (suite is null)
+        {
+            // A pull request that adds a suite has nothing to compare against on base: run head only.
+            log.Note($"warning: {step.Role} {Short(step.Commit)} has no suite {step.Suite} ({side.ManifestError ?? "not in its perf.json"}); skipped");
+            return;
+        }
+        log.Progress = step.Progress;
+        log.Note($"▶ {step.Progress} at {Short(step.Commit)}");
+        var folder = Path.GetFullPath(Path.Combine(side.Tree, suite.Folder));
+        if (!folder.StartsWith(side.Tree, StringComparison.Ordinal) || !Directory.Exists(folder))
+            throw new JobFailedException($"suite {suite.Name}: folder {suite.Folder} does not exist in {Short(step.Commit)}");
+
+        var load = MachineDetector.ReadLoadAverage();
+        if (load > 0.5 * identity.Machine.LogicalCores)
+            log.Note($"warning: load average {load:0.00} on {identity.Machine.LogicalCores} CPUs: something else is running; results may be noisy");
+        var run = new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), options.HarnessEnvironment, options.Cpus,
+            Scratch(job), log.Output);
+        var started = clock.GetUtcNow();
+        SuiteOutput output;
+        try
+        {
+            output = await runners.For(suite.Harness).RunAsync(run, ct);
+        }
+        catch (Exception e) when (e is ProcessStartException or InvalidOperationException or IOException)
+        {
+            throw new JobFailedException($"suite {step.Suite} ({step.Role}, round {step.Round}): {e.Message}");
+        }
+        var finished = clock.GetUtcNow();
+        var what = $"suite {step.Suite} ({step.Role}, round {step.Round})";
+        var parsed = ResultCheck.Check(what, output, TimeSpan.FromSeconds(suite.TimeoutSeconds));
+        log.Note($"{what}: {parsed.Results.Count} results in {(finished - started).TotalSeconds:0.0} s");
+
+        var metadata = new RunMetadata
+        {
+            Project = job.Project,
+            Commit = step.Commit,
+            Branch = job.Branch,
+            PullRequest = job.PullRequest,
+            BaseCommit = job.BaseCommit,
+            Profile = job.Profile,
+            Agent = identity.Name,
+            JobId = job.JobId,
+            Suite = step.Suite,
+            Role = step.Role,
+            Round = step.Round,
+            Format = output.Format,
+            ProfileMismatch = identity.ProfileMismatch,
+            // The targets as this side's perf.json declares them; the service evaluates them on the run.
+            Targets = suite.Targets.Count > 0 ? suite.Targets : null,
+            Environment = identity.RunEnvironment(load, MachineDetector.ReadGovernor(), options.Cpus),
+            StartedAt = started,
+            FinishedAt = finished,
+        };
+        await SpoolAndPostAsync(step.IdempotencyKey(job.JobId), metadata, output, log, ct);
+    }
+
+    private async Task SpoolAndPostAsync(string key, RunMetadata metadata, SuiteOutput output, JobLog log, CancellationToken ct)
+    {
+        try
+        {
+            spool.Write(key, metadata, output.Files);
+        }
+        catch (IOException e)
+        {
+            throw new JobFailedException($"{key}: results not kept: {e.Message}");
+        }
+        var posted = await delivery.DeliverAsync(key, ct);
+        switch (posted.Status)
+        {
+            case DeliveryStatus.Posted:
+                log.Note($"posted {key} → run {posted.Run?.RunId}{(posted.Run?.Duplicate == true ? " (duplicate of an earlier post)" : "")}");
+                break;
+            case DeliveryStatus.Kept:
+                log.Note($"warning: could not post {key} ({posted.Error}); kept in the spool, will retry");
+                break;
+            default:
+                throw new JobFailedException($"the service refused {key}: {posted.Error}");
+        }
+    }
+
+    private string Scratch(JobAssignment job) => Path.Combine(options.ScratchDir, $"job-{job.JobId}");
+
+    private void DeleteScratch(JobAssignment job)
+    {
+        try
+        {
+            if (Directory.Exists(Scratch(job))) Directory.Delete(Scratch(job), recursive: true);
+        }
+        catch (IOException)
+        {
+            // Only scratch files; the next job with this id would overwrite them.
+        }
+    }
+
+    private static string Short(string commit) => commit.Length > 10 ? commit[..10] : commit;
+}

@@ -1,0 +1,63 @@
+using PerfService.Agents.Processes;
+using PerfService.Core.Parsing;
+using PerfService.Core.Suites;
+
+namespace PerfService.Agents.Suites;
+
+/// <summary>The shared shape of a harness run: clear old output, run the command (pinned when asked), collect files.</summary>
+public abstract class SuiteRunner(ProcessRunner processes) : ISuiteRunner
+{
+    public abstract Harness Harness { get; }
+    protected abstract string Format { get; }
+
+    /// <summary>Remove what an earlier run left, so that old results never pass for new ones.</summary>
+    protected virtual void Prepare(SuiteRun run) { }
+    protected abstract ProcessSpec Command(SuiteRun run);
+    protected abstract IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result);
+
+    public async Task<SuiteOutput> RunAsync(SuiteRun run, CancellationToken ct)
+    {
+        Prepare(run);
+        var command = Command(run);
+        var environment = new Dictionary<string, string?>(run.Environment);
+        foreach (var (key, value) in command.Environment) environment[key] = value;
+        var spec = Pin(command with
+        {
+            Environment = environment,
+            Timeout = TimeSpan.FromSeconds(Math.Max(1, run.Suite.TimeoutSeconds)),
+        }, run);
+        run.Log($"$ {spec.Display}");
+        var result = await processes.RunAsync(spec, run.Log, ct);
+        return new SuiteOutput(Format, result.Succeeded ? Collect(run, result) : [], result);
+    }
+
+    private static ProcessSpec Pin(ProcessSpec spec, SuiteRun run)
+    {
+        if (string.IsNullOrWhiteSpace(run.Cpus)) return spec;
+        run.Environment.TryGetValue("PATH", out var path);
+        if (PathLookup.Find("taskset", path) is null)
+        {
+            run.Log($"warning: --cpus {run.Cpus} ignored: taskset is not on PATH");
+            return spec;
+        }
+        return spec with { FileName = "taskset", Arguments = ["-c", run.Cpus, spec.FileName, .. spec.Arguments] };
+    }
+
+    protected static void DeleteDirectory(string path)
+    {
+        if (Directory.Exists(path)) Directory.Delete(path, recursive: true);
+    }
+
+    /// <summary>Files under <paramref name="root"/> that pass <paramref name="include"/>, with '/'-separated paths
+    /// relative to root, in a stable order.</summary>
+    protected static IReadOnlyList<Artifact> FilesUnder(string root, Func<string, bool> include)
+    {
+        if (!Directory.Exists(root)) return [];
+        return Directory.EnumerateFiles(root, "*", SearchOption.AllDirectories)
+            .Select(f => Path.GetRelativePath(root, f).Replace(Path.DirectorySeparatorChar, '/'))
+            .Where(include)
+            .Order(StringComparer.Ordinal)
+            .Select(rel => new Artifact(rel, File.ReadAllBytes(Path.Combine(root, rel))))
+            .ToList();
+    }
+}

@@ -1,0 +1,67 @@
+using PerfService.Agents.Client;
+using PerfService.Agents.Jobs;
+using PerfService.Agents.Machine;
+using PerfService.Core.Contracts;
+
+namespace PerfService.Agents.Worker;
+
+/// <summary>Runs a job while heartbeating every few seconds (progress + new log lines). A heartbeat that says cancel,
+/// or that finds the lease gone, cancels the job's token, which kills the harness's process tree.</summary>
+public sealed class JobSupervisor(PerfServiceClient client, JobRunner runner, TimeSpan interval)
+{
+    public async Task<JobOutcome> RunAsync(long agentId, JobAssignment job, AgentIdentity identity, JobLog log, CancellationToken stopping)
+    {
+        using var jobCts = CancellationTokenSource.CreateLinkedTokenSource(stopping);
+        using var beatCts = new CancellationTokenSource();
+        var verdict = HeartbeatDecision.KeepRunning;
+        string? reason = null;
+        var beats = Task.Run(async () =>
+        {
+            IReadOnlyList<string>? unsent = null;
+            using var timer = new PeriodicTimer(interval);
+            while (await timer.WaitForNextTickAsync(beatCts.Token))
+            {
+                var batch = unsent ?? log.TakeNew();
+                var result = await client.HeartbeatAsync(job.JobId, new HeartbeatRequest(agentId, log.Progress, batch), beatCts.Token);
+                // Lines of a heartbeat that did not get through go again with the next one.
+                unsent = result.IsSuccess ? null : batch;
+                var decision = HeartbeatPolicy.Decide(result);
+                if (decision == HeartbeatDecision.KeepRunning) continue;
+                (verdict, reason) = (decision, result.Value?.Reason ?? result.Error);
+                await jobCts.CancelAsync();
+                return;
+            }
+        }, CancellationToken.None);
+
+        JobOutcome? outcome = null;
+        try
+        {
+            outcome = await runner.RunAsync(job, identity, log, jobCts.Token);
+        }
+        catch (OperationCanceledException) when (jobCts.IsCancellationRequested)
+        {
+            // Decided below, once the heartbeat loop has said why.
+        }
+        catch (Exception e)
+        {
+            // A bug or an unexpected I/O error: this job fails, the agent goes on to the next.
+            log.Note($"error: agent failure: {e}");
+            outcome = JobOutcome.Failed($"agent error: {e.GetType().Name}: {e.Message}");
+        }
+        await beatCts.CancelAsync();
+        try
+        {
+            await beats;
+        }
+        catch (OperationCanceledException)
+        {
+            // The loop's normal end.
+        }
+        return verdict switch
+        {
+            HeartbeatDecision.Abandon => JobOutcome.LeaseLost,
+            HeartbeatDecision.Cancel when outcome is null => JobOutcome.Cancelled(reason),
+            _ => outcome ?? JobOutcome.Cancelled("agent stopping"),
+        };
+    }
+}

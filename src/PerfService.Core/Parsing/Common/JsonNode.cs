@@ -1,0 +1,113 @@
+using System.Text.Json;
+
+namespace PerfService.Core.Parsing.Common;
+
+/// <summary>
+/// A JSON element that knows its JSON path and file, so that every "expected a number" error can say exactly
+/// where (<c>$.Benchmarks[3].Statistics.Mean</c>) without each parser threading paths by hand.
+/// </summary>
+internal readonly struct JsonNode(JsonElement element, string path, string file)
+{
+    public static JsonNode Root(JsonDocument document, string file) => new(document.RootElement, "$", file);
+
+    public JsonElement Element { get; } = element;
+    public string Path { get; } = path;
+    public string File { get; } = file;
+    public JsonValueKind Kind => Element.ValueKind;
+    public bool IsObject => Kind == JsonValueKind.Object;
+    public bool IsArray => Kind == JsonValueKind.Array;
+    public bool IsNumber => Kind == JsonValueKind.Number;
+    public bool IsString => Kind == JsonValueKind.String;
+
+    public ParseException Error(string reason) => new(File, Path, reason);
+
+    public string ChildPath(string name) => Path + PathSegment(name);
+
+    /// <summary>The property, or null when it is absent or JSON null (harnesses use both for "not measured").</summary>
+    public JsonNode? Get(string name)
+    {
+        if (!IsObject || !Element.TryGetProperty(name, out var value)) return null;
+        return value.ValueKind == JsonValueKind.Null ? null : new JsonNode(value, ChildPath(name), File);
+    }
+
+    /// <summary>The first present property among alternative spellings (criterion 0.2 capitalised its keys).</summary>
+    public JsonNode? Get(string name, string alternative) => Get(name) ?? Get(alternative);
+
+    public bool Has(string name) => IsObject && Element.TryGetProperty(name, out _);
+
+    public JsonNode Required(string name, string expected)
+    {
+        if (!IsObject) throw Error($"expected an object with \"{name}\", found {Describe(Kind)}");
+        return Get(name) ?? throw new ParseException(File, ChildPath(name), $"missing; expected {expected}");
+    }
+
+    public string? OptionalString(string name)
+    {
+        var node = Get(name);
+        if (node is null) return null;
+        return node.Value.IsString ? node.Value.Element.GetString() : throw node.Value.Error($"expected a string, found {Describe(node.Value.Kind)}");
+    }
+
+    public string RequiredString(string name) => Required(name, "a string").AsString();
+
+    public string AsString() => IsString ? Element.GetString()! : throw Error($"expected a string, found {Describe(Kind)}");
+
+    public double? OptionalNumber(string name, bool nonNegative) => Get(name)?.AsNumber(nonNegative);
+
+    public double RequiredNumber(string name, bool nonNegative) => Required(name, "a number").AsNumber(nonNegative);
+
+    public double AsNumber(bool nonNegative)
+    {
+        if (!IsNumber)
+        {
+            // Some serialisers write NaN/Infinity as strings; name them so the user sees why.
+            var shown = IsString ? $"the string \"{Truncate(Element.GetString()!)}\"" : Describe(Kind);
+            throw Error($"expected a number, found {shown}");
+        }
+        if (!Element.TryGetDouble(out var value) || !double.IsFinite(value))
+            throw Error($"the number {Truncate(Element.GetRawText())} is out of range");
+        return Check.Value(value, File, Path, "the value", nonNegative);
+    }
+
+    public long AsLong()
+    {
+        if (!IsNumber) throw Error($"expected an integer, found {Describe(Kind)}");
+        if (Element.TryGetInt64(out var value)) return value;
+        // Some writers print integral counts as 1024.0.
+        if (Element.TryGetDouble(out var d) && Math.Abs(d) < 9e15 && d == Math.Floor(d)) return (long)d;
+        throw Error($"expected an integer, found {Truncate(Element.GetRawText())}");
+    }
+
+    public IEnumerable<JsonNode> Items()
+    {
+        if (!IsArray) throw Error($"expected an array, found {Describe(Kind)}");
+        var i = 0;
+        foreach (var item in Element.EnumerateArray()) yield return new JsonNode(item, $"{Path}[{i++}]", File);
+    }
+
+    public IEnumerable<(string Name, JsonNode Value)> Properties()
+    {
+        if (!IsObject) throw Error($"expected an object, found {Describe(Kind)}");
+        foreach (var p in Element.EnumerateObject()) yield return (p.Name, new JsonNode(p.Value, ChildPath(p.Name), File));
+    }
+
+    public static string Describe(JsonValueKind kind) => kind switch
+    {
+        JsonValueKind.Object => "an object",
+        JsonValueKind.Array => "an array",
+        JsonValueKind.String => "a string",
+        JsonValueKind.Number => "a number",
+        JsonValueKind.True or JsonValueKind.False => "a boolean",
+        JsonValueKind.Null => "null",
+        _ => "nothing",
+    };
+
+    private static string PathSegment(string name)
+    {
+        var simple = name.Length > 0 && (char.IsAsciiLetter(name[0]) || name[0] == '_');
+        foreach (var c in name) simple &= char.IsAsciiLetterOrDigit(c) || c == '_';
+        return simple ? "." + name : "['" + name.Replace("\\", "\\\\").Replace("'", "\\'") + "']";
+    }
+
+    private static string Truncate(string s) => s.Length <= 40 ? s : s[..40] + "…";
+}

@@ -1,0 +1,122 @@
+using System.Globalization;
+using System.Text.Json;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Alerts;
+using PerfService.Core.ChangePoints;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Comparison;
+
+/// <summary>
+/// Feeds a main-branch series' new points to the online change-point detector and turns what it decides into alerts:
+/// a stable change point opens one (attributed to the commit range it lies in), a vanished one is withdrawn (marked
+/// invalid with the reason), and a change that returns the series to its old level closes the earlier alert as fixed.
+/// A point that arrives out of commit order makes the series replay from the start, and the alerts are reconciled.
+/// </summary>
+public sealed class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, ILogger<ChangePointUpdater> logger)
+{
+    public sealed record SeriesId(long ProjectId, long BenchmarkId, long MeasureId, long ProfileId, long BranchId, bool LowerIsBetter, string Label);
+
+    public async Task UpdateAsync(SeriesId id, CancellationToken ct)
+    {
+        await using var tx = await db.Database.BeginTransactionAsync(ct);
+        // One updater per series at a time: the row lock serialises concurrent analyses of the same series.
+        await db.Database.ExecuteSqlInterpolatedAsync($"""
+            INSERT INTO series_states (benchmark_id, measure_id, profile_id, branch_id, state, last_series_at, last_result_id, updated_at)
+            VALUES ({id.BenchmarkId}, {id.MeasureId}, {id.ProfileId}, {id.BranchId}, jsonb_build_object(), '-infinity', 0, now())
+            ON CONFLICT (benchmark_id, measure_id, profile_id, branch_id) DO NOTHING
+            """, ct);
+        var row = await db.SeriesStates.FromSqlInterpolated($"""
+            SELECT * FROM series_states WHERE benchmark_id = {id.BenchmarkId} AND measure_id = {id.MeasureId}
+              AND profile_id = {id.ProfileId} AND branch_id = {id.BranchId} FOR UPDATE
+            """).SingleAsync(ct);
+
+        var points = await reader.ReadAsync(id.BenchmarkId, id.MeasureId, id.ProfileId, id.BranchId, ct);
+        var state = row.LastResultId == 0 ? OnlineDetectorState.Empty : JsonSerializer.Deserialize<OnlineDetectorState>(row.State)!;
+        var inOrder = state.Count <= points.Count && (state.Count == 0 || points[state.Count - 1].ResultId == row.LastResultId);
+        var options = ChangePointOptions.Default with { LowerIsBetter = id.LowerIsBetter };
+        if (!inOrder)
+        {
+            logger.LogInformation("Series {Series} received a point out of commit order; replaying {Count} points", id.Label, points.Count);
+            state = OnlineDetectorState.Empty;
+        }
+
+        var raised = new List<OnlineAlert>();
+        var withdrawn = new List<OnlineAlert>();
+        for (var i = state.Count; i < points.Count; i++)
+        {
+            var update = OnlineDetector.Add(state, points[i].Value, options);
+            state = update.State;
+            raised.AddRange(update.Raised);
+            withdrawn.AddRange(update.Withdrawn);
+            raised.RemoveAll(r => update.Withdrawn.Any(w => w.Index == r.Index && w.DetectedAt == r.DetectedAt));
+        }
+
+        if (!inOrder) await WithdrawVanishedAsync(id, points, raised, ct);
+        foreach (var w in withdrawn) await WithdrawAsync(id, points, w, ct);
+        foreach (var r in raised) await RaiseAsync(id, points, r, ct);
+
+        if (points.Count > 0)
+        {
+            row.State = JsonSerializer.Serialize(state);
+            row.LastResultId = points[^1].ResultId;
+            row.LastSeriesAt = points[^1].SeriesAt;
+            row.UpdatedAt = DateTimeOffset.UtcNow;
+            await db.SaveChangesAsync(ct);
+        }
+        await tx.CommitAsync(ct);
+    }
+
+    private async Task RaiseAsync(SeriesId id, List<SeriesPoint> points, OnlineAlert a, CancellationToken ct)
+    {
+        var from = points[a.Index - 1].Commit;
+        var to = points[a.Index].Commit;
+        var sign = a.Magnitude >= 0 ? "+" : "";
+        var alert = await alerts.OpenAsync(new Alert
+        {
+            ProjectId = id.ProjectId,
+            Kind = AlertKind.ChangePoint,
+            BenchmarkId = id.BenchmarkId,
+            MeasureId = id.MeasureId,
+            ProfileId = id.ProfileId,
+            GroupKey = $"range:{Short(from)}..{Short(to)}",
+            FromCommit = from,
+            ToCommit = to,
+            Summary = string.Create(CultureInfo.InvariantCulture,
+                $"{a.Direction.ToString().ToLowerInvariant()} of {sign}{a.Magnitude:P1} in {id.Label} between {Short(from)} and {Short(to)}"),
+            Details = JsonSerializer.Serialize(new { a.Index, a.Magnitude, a.LevelBefore, a.LevelAfter, a.DetectedAt, direction = a.Direction.ToString() }),
+        }, $"stable change point found after point {a.DetectedAt}", ct);
+
+        // A change back to the old level fixes the earlier change it undoes.
+        var open = await OpenChangeAlertsAsync(id, ct);
+        foreach (var earlier in open.Where(e => e.Id != alert.Id))
+        {
+            var d = JsonDocument.Parse(earlier.Details).RootElement;
+            if (d.TryGetProperty("LevelBefore", out var before) && d.TryGetProperty("LevelAfter", out var after)
+                && ChangePoint.Reverts(before.GetDouble(), after.GetDouble(), a.LevelBefore, a.LevelAfter))
+                await alerts.ChangeStateAsync(earlier, AlertState.Fixed, AlertService.System, $"the series returned to its old level at {Short(to)}", ct);
+        }
+    }
+
+    private async Task WithdrawAsync(SeriesId id, List<SeriesPoint> points, OnlineAlert w, CancellationToken ct)
+    {
+        var to = points[w.Index].Commit;
+        foreach (var alert in (await OpenChangeAlertsAsync(id, ct)).Where(x => x.ToCommit == to))
+            await alerts.ChangeStateAsync(alert, AlertState.Invalid, AlertService.System,
+                $"the change point vanished as more points arrived (withdrawn after point {w.WithdrawnAt})", ct);
+    }
+
+    private async Task WithdrawVanishedAsync(SeriesId id, List<SeriesPoint> points, List<OnlineAlert> current, CancellationToken ct)
+    {
+        var keep = current.Where(c => c.WithdrawnAt is null).Select(c => points[c.Index].Commit).ToHashSet();
+        foreach (var alert in (await OpenChangeAlertsAsync(id, ct)).Where(a => a.ToCommit is null || !keep.Contains(a.ToCommit)))
+            await alerts.ChangeStateAsync(alert, AlertState.Invalid, AlertService.System, "the change point vanished when the series was replayed in commit order", ct);
+    }
+
+    private Task<List<Alert>> OpenChangeAlertsAsync(SeriesId id, CancellationToken ct) =>
+        db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint && a.BenchmarkId == id.BenchmarkId && a.MeasureId == id.MeasureId
+            && a.ProfileId == id.ProfileId && (a.State == AlertState.Active || a.State == AlertState.Acknowledged)).ToListAsync(ct);
+
+    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
+}

@@ -1,0 +1,17 @@
+using PerfService.Alerts;
+
+namespace PerfService.Comparison;
+
+public static class ComparisonSetup
+{
+    public static WebApplicationBuilder AddComparison(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddSingleton<SeriesReader>();
+        builder.Services.AddScoped<AlertService>();
+        builder.Services.AddScoped<TargetChecker>();
+        builder.Services.AddScoped<ChangePointUpdater>();
+        builder.Services.AddScoped<RunAnalysisJob>();
+        builder.Services.AddScoped<PullRequestComparisonJob>();
+        return builder;
+    }
+}

@@ -1,0 +1,121 @@
+using System.Globalization;
+using System.Text.Json;
+using Hangfire;
+using Microsoft.EntityFrameworkCore;
+using PerfService.AgentJobs;
+using PerfService.Alerts;
+using PerfService.Core.Comparison;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Comparison;
+
+/// <summary>
+/// Judges a finished pull-request job: head against the interleaved base samples of the same job, per benchmark ×
+/// measure, with all samples of all rounds, thresholds from each series' noise on the base branch, and the false
+/// discovery rate controlled across the whole job. Stores the verdicts (replacing earlier ones, so it is reentrant),
+/// opens an alert for each regression, and asks once for a re-run when verdicts are inconclusive.
+/// </summary>
+[AutomaticRetry(Attempts = 5)]
+public sealed class PullRequestComparisonJob(
+    PerfDbContext db, SeriesReader series, AlertService alerts, JobScheduler scheduler, IEnumerable<IPullRequestListener> listeners,
+    ILogger<PullRequestComparisonJob> logger)
+{
+    private const int HistoryPoints = 30;
+
+    public static void Enqueue(IBackgroundJobClient jobs, long jobId) => jobs.Enqueue<PullRequestComparisonJob>(j => j.RunAsync(jobId, CancellationToken.None));
+
+    public async Task RunAsync(long jobId, CancellationToken ct)
+    {
+        var job = await db.Jobs.AsNoTracking().FirstOrDefaultAsync(j => j.Id == jobId, ct);
+        if (job?.PullRequest is null) return;
+        var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == job.ProjectId, ct);
+        var profile = await db.Profiles.AsNoTracking().Where(p => p.Id == job.ProfileId).Select(p => p.Name).FirstAsync(ct);
+        var runs = await db.Runs.AsNoTracking().Where(r => r.JobId == jobId).Select(r => new { r.Id, r.Role }).ToListAsync(ct);
+        var results = await RunResults.LoadAsync(db, runs.Select(r => r.Id).ToList(), ct);
+        var roleOf = runs.ToDictionary(r => r.Id, r => r.Role);
+        var mainBranch = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id && b.Name == project.DefaultBranch)
+            .Select(b => (long?)b.Id).FirstOrDefaultAsync(ct);
+
+        var inputs = new List<(long BenchmarkId, long MeasureId, ComparisonInput Input)>();
+        foreach (var g in results.Where(r => !r.Result.Failed).GroupBy(r => (r.BenchmarkId, r.MeasureId)))
+        {
+            var head = Samples(g.Where(r => roleOf[r.RunId] == "head"));
+            var @base = Samples(g.Where(r => roleOf[r.RunId] == "base"));
+            if (head.Count == 0 || @base.Count == 0) continue;
+            var first = g.First().Result;
+            var history = mainBranch is { } branchId
+                ? await series.HistoryAsync(g.Key.BenchmarkId, g.Key.MeasureId, job.ProfileId, branchId, DateTimeOffset.MaxValue, HistoryPoints, ct)
+                : null;
+            inputs.Add((g.Key.BenchmarkId, g.Key.MeasureId,
+                new ComparisonInput(first.Key, first.Measure, first.Unit, first.Direction, @base, head) { Profile = profile, History = history }));
+        }
+
+        var verdicts = RunComparer.Compare(inputs.Select(i => i.Input).ToList());
+        await SaveAsync(job, inputs, verdicts, ct);
+        await OpenRegressionAlertsAsync(job, profile, inputs, verdicts, ct);
+        if (verdicts.Any(v => v.WantsRerun) && job.Kind != JobKind.Rerun)
+        {
+            logger.LogInformation("Job {JobId}: {Count} inconclusive verdicts; queueing one re-run with more rounds", jobId, verdicts.Count(v => v.WantsRerun));
+            await scheduler.EnqueueAsync(new JobRequest(project.Slug, job.Commit, job.BaseCommit, job.Branch, job.PullRequest, job.Suites,
+                [profile], job.Rounds * 2, job.Quick, JobKind.Rerun), ct);
+        }
+        foreach (var listener in listeners) await listener.OnPullRequestChangedAsync(project.Id, job.PullRequest.Value, ct);
+    }
+
+    /// <summary>Every sample of every round of one side; a result without samples contributes its central value.</summary>
+    private static List<double> Samples(IEnumerable<StoredResult> results) =>
+        results.SelectMany(r => r.Result.Samples is { Count: > 0 } s ? s : r.Result.Value is { } v ? [v] : []).ToList();
+
+    private async Task SaveAsync(Job job, List<(long BenchmarkId, long MeasureId, ComparisonInput Input)> inputs, IReadOnlyList<Core.Comparison.Verdict> verdicts, CancellationToken ct)
+    {
+        await db.Verdicts.Where(v => v.JobId == job.Id).ExecuteDeleteAsync(ct);
+        var now = DateTimeOffset.UtcNow;
+        for (var i = 0; i < verdicts.Count; i++)
+        {
+            var v = verdicts[i];
+            db.Verdicts.Add(new Data.Entities.Verdict
+            {
+                JobId = job.Id, ProjectId = job.ProjectId, PullRequest = job.PullRequest, ProfileId = job.ProfileId,
+                BenchmarkId = inputs[i].BenchmarkId, MeasureId = inputs[i].MeasureId,
+                Outcome = Enum.Parse<VerdictOutcome>(v.Outcome.ToString()),
+                BaseMedian = Finite(v.BaseMedian), HeadMedian = Finite(v.HeadMedian),
+                Change = Finite(v.Change), ChangeCiLower = Finite(v.ChangeLower), ChangeCiUpper = Finite(v.ChangeUpper),
+                PValue = Finite(v.PValue), AdjustedPValue = Finite(v.AdjustedP), Threshold = v.Threshold,
+                BaseSamples = v.BaseCount, HeadSamples = v.HeadCount, Reason = v.Reason, WantsRerun = v.WantsRerun, CreatedAt = now,
+            });
+        }
+        await db.SaveChangesAsync(ct);
+    }
+
+    private async Task OpenRegressionAlertsAsync(Job job, string profile, List<(long BenchmarkId, long MeasureId, ComparisonInput Input)> inputs,
+        IReadOnlyList<Core.Comparison.Verdict> verdicts, CancellationToken ct)
+    {
+        for (var i = 0; i < verdicts.Count; i++)
+        {
+            var v = verdicts[i];
+            if (v.Outcome != Outcome.Regression) continue;
+            await alerts.OpenAsync(new Alert
+            {
+                ProjectId = job.ProjectId,
+                Kind = AlertKind.Regression,
+                BenchmarkId = inputs[i].BenchmarkId,
+                MeasureId = inputs[i].MeasureId,
+                ProfileId = job.ProfileId,
+                GroupKey = $"pr:{job.PullRequest}:{job.Commit}",
+                FromCommit = job.BaseCommit,
+                ToCommit = job.Commit,
+                Summary = string.Create(CultureInfo.InvariantCulture, $"{v.Change:+0.0%;-0.0%} {v.Measure} of {v.Key} on {profile} in pull request #{job.PullRequest}"),
+                Details = JsonSerializer.Serialize(new { jobId = job.Id, v.BaseMedian, v.HeadMedian, change = Finite(v.Change), p = Finite(v.PValue) }),
+            }, "regression verdict", ct);
+        }
+    }
+
+    private static double? Finite(double x) => double.IsFinite(x) ? x : null;
+}
+
+/// <summary>Told when a pull request's verdicts or alerts change (the GitHub publisher listens).</summary>
+public interface IPullRequestListener
+{
+    Task OnPullRequestChangedAsync(long projectId, int pullRequest, CancellationToken ct);
+}

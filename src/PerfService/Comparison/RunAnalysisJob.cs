@@ -1,0 +1,39 @@
+using Hangfire;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Core.Results;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Comparison;
+
+/// <summary>
+/// Runs after every stored run: evaluates the run's targets and, for runs on the project's default branch, updates
+/// the change-point detection of every series the run touched. Reentrant: a retry re-evaluates and re-feeds nothing twice.
+/// </summary>
+[AutomaticRetry(Attempts = 5)]
+public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, ILogger<RunAnalysisJob> logger)
+{
+    public static void Enqueue(IBackgroundJobClient jobs, long runId) => jobs.Enqueue<RunAnalysisJob>(j => j.RunAsync(runId, CancellationToken.None));
+
+    public async Task RunAsync(long runId, CancellationToken ct)
+    {
+        var run = await db.Runs.AsNoTracking().FirstOrDefaultAsync(r => r.Id == runId, ct);
+        if (run is null) return;
+        var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == run.ProjectId, ct);
+        var profile = await db.Profiles.AsNoTracking().Where(p => p.Id == run.ProfileId).Select(p => p.Name).FirstAsync(ct);
+        var results = await RunResults.LoadAsync(db, [runId], ct);
+
+        await targets.CheckAsync(run, profile, results, ct);
+
+        var onDefaultBranch = run.BranchId is { } branchId && run.Role == "head" && run.PullRequest is null
+            && await db.Branches.AnyAsync(b => b.Id == branchId && b.Name == project.DefaultBranch, ct);
+        if (!onDefaultBranch) return;
+        foreach (var r in results.Where(r => !r.Result.Failed))
+        {
+            var label = $"{r.Result.Name} {r.Result.Measure} on {profile}";
+            await changePoints.UpdateAsync(new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId, run.ProfileId, run.BranchId!.Value,
+                r.Result.Direction == Direction.LowerIsBetter, label), ct);
+        }
+        logger.LogInformation("Analysed run {RunId}: {Count} series updated", runId, results.Count);
+    }
+}

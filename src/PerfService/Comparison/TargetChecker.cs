@@ -1,0 +1,71 @@
+using System.Globalization;
+using System.Text.Json;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Alerts;
+using PerfService.Core.Suites;
+using PerfService.Core.Targets;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Comparison;
+
+/// <summary>
+/// Records, for every target of the run's suite (and the project-wide ones), pass, fail or not measured with the
+/// figures. A failing target opens one alert per target and profile, kept open while it keeps failing and closed as
+/// fixed when a later run passes it.
+/// </summary>
+public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
+{
+    public async Task CheckAsync(Run run, string profile, List<StoredResult> results, CancellationToken ct)
+    {
+        var declared = await db.Targets.AsNoTracking()
+            .Where(t => t.ProjectId == run.ProjectId && (t.SuiteId == null || t.SuiteId == run.SuiteId)).ToListAsync(ct);
+        if (declared.Count == 0) return;
+        var definitions = declared.Select(t => JsonSerializer.Deserialize<TargetDeclaration>(t.Definition, SuiteManifest.Json)!).ToList();
+        var outcomes = TargetEvaluator.Evaluate(definitions, results.Select(r => r.Result).ToList());
+
+        await db.TargetResults.Where(t => t.RunId == run.Id).ExecuteDeleteAsync(ct);
+        foreach (var o in outcomes)
+        {
+            var target = declared[definitions.FindIndex(d => ReferenceEquals(d, o.Target))];
+            db.TargetResults.Add(new TargetResult
+            {
+                RunId = run.Id,
+                TargetId = target.Id,
+                Name = o.Target.Name + (o.Benchmark is null ? "" : $" [{o.Benchmark}]"),
+                Outcome = o.Status switch { TargetStatus.Pass => TargetOutcomeKind.Pass, TargetStatus.Fail => TargetOutcomeKind.Fail, _ => TargetOutcomeKind.NotMeasured },
+                Actual = o.Actual,
+                Limit = o.Limit,
+                Detail = o.Reason,
+            });
+        }
+        await db.SaveChangesAsync(ct);
+
+        // Pull-request runs are judged on the pull request's page and check; main's alerts follow main.
+        if (run.PullRequest is not null || run.Role != "head") return;
+        foreach (var group in outcomes.GroupBy(o => o.Target.Name))
+        {
+            var key = $"target:{group.Key}:{profile}";
+            var failed = group.Where(o => o.Status == TargetStatus.Fail).ToList();
+            if (failed.Count > 0)
+            {
+                await alerts.OpenAsync(new Alert
+                {
+                    ProjectId = run.ProjectId,
+                    Kind = AlertKind.Target,
+                    ProfileId = run.ProfileId,
+                    RunId = run.Id,
+                    GroupKey = key,
+                    Summary = string.Create(CultureInfo.InvariantCulture, $"target '{group.Key}' failed on {profile}: {failed[0].Reason}"),
+                    Details = JsonSerializer.Serialize(failed.Select(f => new { f.Benchmark, f.Actual, f.Limit, f.Unit, f.Reason })),
+                }, "target failed", ct);
+            }
+            else if (group.All(o => o.Status == TargetStatus.Pass))
+            {
+                foreach (var open in await db.Alerts.Where(a => a.ProjectId == run.ProjectId && a.GroupKey == key
+                             && (a.State == AlertState.Active || a.State == AlertState.Acknowledged)).ToListAsync(ct))
+                    await alerts.ChangeStateAsync(open, AlertState.Fixed, AlertService.System, $"target passes again in run {run.Id}", ct);
+            }
+        }
+    }
+}

@@ -1,0 +1,20 @@
+namespace PerfService.Data.Entities;
+
+/// <summary>
+/// The online change-point detector's state of one series (benchmark × measure × profile × branch), so each new run
+/// costs one bounded update instead of a re-scan of the whole history.
+/// </summary>
+public class SeriesState
+{
+    public long Id { get; set; }
+    public long BenchmarkId { get; set; }
+    public long MeasureId { get; set; }
+    public long ProfileId { get; set; }
+    public long BranchId { get; set; }
+    /// <summary><c>OnlineDetectorState</c> as JSON.</summary>
+    public required string State { get; set; }
+    /// <summary>Position of the last point fed; an older point arriving late makes the series replay from the start.</summary>
+    public DateTimeOffset LastSeriesAt { get; set; }
+    public long LastResultId { get; set; }
+    public DateTimeOffset UpdatedAt { get; set; }
+}

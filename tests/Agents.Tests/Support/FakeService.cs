@@ -1,0 +1,104 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+
+namespace PerfService.Agents.Tests.Support;
+
+public sealed record FakeResponse(int Status, object? Json = null, string? Text = null)
+{
+    public static FakeResponse Ok(object json) => new(200, json);
+    public static readonly FakeResponse NoContent = new(204);
+    public static FakeResponse Problem(int status, string title, string detail) =>
+        new(status, new { type = "about:blank", title, detail, status });
+}
+
+/// <summary>A tiny HTTP server on 127.0.0.1 standing in for PerfService: records every request and answers through
+/// the test's handler.</summary>
+public sealed class FakeService : IDisposable
+{
+    private readonly HttpListener _listener = new();
+    private readonly Func<RecordedRequest, Task<FakeResponse>> _handler;
+    private readonly CancellationTokenSource _stop = new();
+
+    public FakeService(Func<RecordedRequest, FakeResponse> handler) : this(r => Task.FromResult(handler(r))) { }
+
+    public FakeService(Func<RecordedRequest, Task<FakeResponse>> handler)
+    {
+        _handler = handler;
+        var port = FreePort();
+        Url = $"http://127.0.0.1:{port}/";
+        _listener.Prefixes.Add(Url);
+        _listener.Start();
+        _ = Task.Run(LoopAsync);
+    }
+
+    public string Url { get; }
+    public ConcurrentQueue<RecordedRequest> Requests { get; } = new();
+
+    public IReadOnlyList<RecordedRequest> To(string pathPart) => Requests.Where(r => r.Path.Contains(pathPart, StringComparison.Ordinal)).ToList();
+
+    private static int FreePort()
+    {
+        using var socket = new TcpListener(IPAddress.Loopback, 0);
+        socket.Start();
+        return ((IPEndPoint)socket.LocalEndpoint).Port;
+    }
+
+    private async Task LoopAsync()
+    {
+        while (!_stop.IsCancellationRequested)
+        {
+            HttpListenerContext context;
+            try
+            {
+                context = await _listener.GetContextAsync();
+            }
+            catch (Exception) when (_stop.IsCancellationRequested)
+            {
+                return;
+            }
+            _ = Task.Run(() => HandleAsync(context));
+        }
+    }
+
+    private async Task HandleAsync(HttpListenerContext context)
+    {
+        using var body = new MemoryStream();
+        await context.Request.InputStream.CopyToAsync(body);
+        var headers = context.Request.Headers.AllKeys.Where(k => k is not null)
+            .ToDictionary(k => k!, k => context.Request.Headers[k]!, StringComparer.OrdinalIgnoreCase);
+        var request = new RecordedRequest(context.Request.HttpMethod, context.Request.Url!.AbsolutePath, context.Request.Url.Query,
+            headers, body.ToArray());
+        Requests.Enqueue(request);
+        FakeResponse response;
+        try
+        {
+            response = await _handler(request);
+        }
+        catch (Exception e)
+        {
+            response = new FakeResponse(500, Text: e.ToString());
+        }
+        context.Response.StatusCode = response.Status;
+        var bytes = response.Json is not null ? JsonSerializer.SerializeToUtf8Bytes(response.Json, JsonSerializerOptions.Web)
+            : response.Text is not null ? Encoding.UTF8.GetBytes(response.Text) : [];
+        if (response.Json is not null) context.Response.ContentType = response.Status >= 400 ? "application/problem+json" : "application/json";
+        try
+        {
+            if (bytes.Length > 0) await context.Response.OutputStream.WriteAsync(bytes);
+            context.Response.Close();
+        }
+        catch (HttpListenerException)
+        {
+            // The client gave up (a cancelled long poll).
+        }
+    }
+
+    public void Dispose()
+    {
+        _stop.Cancel();
+        _listener.Close();
+    }
+}
