@@ -13,6 +13,8 @@ public sealed record AgentOptions
     /// <summary>taskset CPU list for the harnesses, e.g. "2-3".</summary>
     public string? Cpus { get; init; }
     public string? ProfilesFile { get; init; }
+    /// <summary>A file shared by all agents of one host: suites run one at a time across them.</summary>
+    public string? HostLock { get; init; }
     public TimeSpan HeartbeatInterval { get; init; } = TimeSpan.FromSeconds(5);
     /// <summary>Extra environment for every harness (on top of the agent's own, which is passed through).</summary>
     public IReadOnlyDictionary<string, string?> HarnessEnvironment { get; init; } = new Dictionary<string, string?>

@@ -21,7 +21,8 @@ public static class AgentCommand
         var wait = new Option<int>("--wait-seconds") { Description = "Long-poll wait of each claim", DefaultValueFactory = _ => 30 };
         var cpus = new Option<string?>("--cpus") { Description = "Pin harnesses to these CPUs with taskset, e.g. 2-3" };
         var profiles = new Option<string?>("--profiles") { Description = "profiles.json (default: deploy/profiles.json above the current folder)" };
-        var command = new Command("agent", "Run the benchmark agent") { server, token, profile, workdir, name, once, wait, cpus, profiles };
+        var hostLock = new Option<string?>("--host-lock") { Description = "Lock file shared by the agents of one machine: one suite at a time across them" };
+        var command = new Command("agent", "Run the benchmark agent") { server, token, profile, workdir, name, once, wait, cpus, profiles, hostLock };
         command.SetAction(async (parseResult, ct) =>
         {
             if (CommonOptions.ResolveToken(parseResult, token) is not { } bearer) return 1;
@@ -36,6 +37,7 @@ public static class AgentCommand
                 WaitSeconds = Math.Clamp(parseResult.GetValue(wait), 0, 300),
                 Cpus = parseResult.GetValue(cpus),
                 ProfilesFile = parseResult.GetValue(profiles),
+                HostLock = parseResult.GetValue(hostLock),
             };
             return await RunAsync(options, parseResult.InvocationConfiguration.Output, parseResult.InvocationConfiguration.Error, ct);
         });

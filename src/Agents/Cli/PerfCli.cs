@@ -11,5 +11,9 @@ public static class PerfCli
             AgentCommand.Create(),
             ParseCommand.Create(),
             SubmitCommand.Create(),
+            CompareCommand.Create(),
+            DetectCommand.Create(),
+            DetectCommand.CreateEvaluation(),
+            Demo.DemoCommand.Create(),
         };
 }

@@ -99,6 +99,7 @@ public sealed class JobRunner(
             log.Note($"warning: load average {load:0.00} on {identity.Machine.LogicalCores} CPUs: something else is running; results may be noisy");
         var run = new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), options.HarnessEnvironment, options.Cpus,
             Scratch(job), log.Output);
+        using var hostLock = options.HostLock is null ? null : await HostLock.AcquireAsync(options.HostLock, log.Note, ct);
         var started = clock.GetUtcNow();
         SuiteOutput output;
         try

@@ -19,7 +19,9 @@ public abstract class SuiteRunner(ProcessRunner processes) : ISuiteRunner
     {
         Prepare(run);
         var command = Command(run);
+        // The suite's own variables (perf.json "env", e.g. a PERF_SLOWDOWN a commit planted) win over the agent's.
         var environment = new Dictionary<string, string?>(run.Environment);
+        foreach (var (key, value) in run.Suite.Env) environment[key] = value;
         foreach (var (key, value) in command.Environment) environment[key] = value;
         var spec = Pin(command with
         {

@@ -12,6 +12,8 @@ public static class ComparisonSetup
         builder.Services.AddScoped<ChangePointUpdater>();
         builder.Services.AddScoped<RunAnalysisJob>();
         builder.Services.AddScoped<PullRequestComparisonJob>();
+        builder.Services.AddScoped<PullRequestReports>();
+        builder.Services.AddScoped<PullRequests.IPullRequestReportSource>(sp => sp.GetRequiredService<PullRequestReports>());
         return builder;
     }
 }

@@ -13,6 +13,8 @@ public static class ServiceDefaults
             o.UseUtcTimestamp = true;
         });
 
+        // Enums travel as their names ("Regression", not 0): readable, and stable when members are added.
+        builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.Converters.Add(new System.Text.Json.Serialization.JsonStringEnumConverter()));
         builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = ctx =>
             ctx.ProblemDetails.Extensions.TryAdd("traceId", ctx.HttpContext.TraceIdentifier));
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();

@@ -1,0 +1,60 @@
+using System.Diagnostics;
+
+namespace PerfService.Agents.Demo;
+
+/// <summary>The demo's agents: one real agent process per profile, each logging to its own file.</summary>
+public sealed class DemoAgents(string server, string token, string workdir) : IAsyncDisposable
+{
+    private readonly List<Process> _processes = [];
+
+    public IReadOnlyList<string> LogFiles { get; private set; } = [];
+
+    public void Start(IReadOnlyList<string> profiles)
+    {
+        var dll = typeof(DemoAgents).Assembly.Location;
+        var logs = new List<string>();
+        foreach (var profile in profiles)
+        {
+            var dir = Path.Combine(workdir, "agents", profile);
+            Directory.CreateDirectory(dir);
+            var log = Path.Combine(workdir, $"agent-{profile}.log");
+            var info = new ProcessStartInfo("dotnet")
+            {
+                ArgumentList = { dll, "agent", "--server", server, "--profile", profile, "--workdir", dir, "--name", $"demo-{profile}",
+                                 "--host-lock", Path.Combine(workdir, "agents", "host.lock") },
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                UseShellExecute = false,
+            };
+            info.Environment["PERF_TOKEN"] = token;
+            var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start the {profile} agent");
+            var writer = new StreamWriter(log, append: false) { AutoFlush = true };
+            process.OutputDataReceived += (_, e) => { if (e.Data is not null) lock (writer) writer.WriteLine(e.Data); };
+            process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (writer) writer.WriteLine(e.Data); };
+            process.BeginOutputReadLine();
+            process.BeginErrorReadLine();
+            _processes.Add(process);
+            logs.Add(log);
+        }
+        LogFiles = logs;
+    }
+
+    public IEnumerable<string> Exited() =>
+        _processes.Where(p => p.HasExited).Select(p => $"agent process {p.Id} exited with {p.ExitCode}");
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var p in _processes.Where(p => !p.HasExited))
+        {
+            // SIGTERM first: the agent reports its job as cancelled and exits; a kill only if it hangs.
+            try { Process.Start("kill", ["-TERM", p.Id.ToString()])?.WaitForExit(2000); } catch (Exception) { }
+        }
+        foreach (var p in _processes)
+        {
+            using var wait = new CancellationTokenSource(TimeSpan.FromSeconds(15));
+            try { await p.WaitForExitAsync(wait.Token); }
+            catch (OperationCanceledException) { p.Kill(entireProcessTree: true); }
+            p.Dispose();
+        }
+    }
+}

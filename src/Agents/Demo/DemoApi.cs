@@ -1,0 +1,35 @@
+using System.Net.Http.Json;
+using System.Text.Json.Nodes;
+
+namespace PerfService.Agents.Demo;
+
+/// <summary>The few service calls the demo makes, as a webhook or a user would.</summary>
+public sealed class DemoApi(HttpClient http)
+{
+    public async Task CreateProjectAsync(string slug, string repositoryUrl, CancellationToken ct)
+    {
+        var response = await http.PostAsJsonAsync("api/v1/projects", new { slug, name = "PerfService demo", repositoryUrl, defaultBranch = "main" }, ct);
+        if (response.StatusCode != System.Net.HttpStatusCode.Conflict) await Ensure(response, ct);
+    }
+
+    public async Task QueueAsync(object job, CancellationToken ct) => await Ensure(await http.PostAsJsonAsync("api/v1/jobs", job, ct), ct);
+
+    public async Task<JsonArray> GetArrayAsync(string path, CancellationToken ct)
+    {
+        var node = await GetAsync(path, ct);
+        return node as JsonArray ?? node?["items"] as JsonArray ?? [];
+    }
+
+    public async Task<JsonNode?> GetAsync(string path, CancellationToken ct)
+    {
+        var response = await http.GetAsync(path, ct);
+        await Ensure(response, ct);
+        return JsonNode.Parse(await response.Content.ReadAsStringAsync(ct));
+    }
+
+    private static async Task Ensure(HttpResponseMessage response, CancellationToken ct)
+    {
+        if (!response.IsSuccessStatusCode)
+            throw new InvalidOperationException($"{response.RequestMessage?.Method} {response.RequestMessage?.RequestUri} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync(ct)}");
+    }
+}

@@ -1,0 +1,29 @@
+using System.Text.Json.Nodes;
+
+namespace PerfService.Agents.Demo;
+
+/// <summary>Watches the demo's jobs until none is queued or running, printing a line whenever something moves.</summary>
+public sealed class DemoProgress(DemoApi api, TextWriter output)
+{
+    public async Task<JsonArray> WaitForJobsAsync(DemoAgents agents, TimeSpan timeout, CancellationToken ct)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        var last = "";
+        while (true)
+        {
+            var jobs = await api.GetArrayAsync($"api/v1/jobs?project={DemoScenario.Project}&limit=1000", ct);
+            var states = jobs.Select(j => (string?)j!["state"]).ToList();
+            int Count(string s) => states.Count(x => x == s);
+            var running = jobs.Where(j => (string?)j!["state"] == "Running")
+                .Select(j => $"{j!["profile"]}: {j["progress"] ?? "starting"}");
+            var line = $"  jobs {Count("Succeeded") + Count("Failed") + Count("Cancelled")}/{jobs.Count} done" +
+                       $" ({Count("Failed")} failed), {Count("Queued")} queued | {string.Join(" | ", running)}";
+            if (line != last) output.WriteLine($"[{DateTime.Now:HH:mm:ss}] {line}");
+            last = line;
+            if (Count("Queued") + Count("Running") == 0) return jobs;
+            foreach (var problem in agents.Exited()) throw new InvalidOperationException($"{problem}; see {string.Join(", ", agents.LogFiles)}");
+            if (DateTime.UtcNow > deadline) throw new TimeoutException($"jobs still unfinished after {timeout.TotalMinutes:0} minutes");
+            await Task.Delay(TimeSpan.FromSeconds(2), ct);
+        }
+    }
+}

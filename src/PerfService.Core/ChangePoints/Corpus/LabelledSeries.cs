@@ -1,0 +1,36 @@
+namespace PerfService.Core.ChangePoints.Corpus;
+
+public enum NoiseKind
+{
+    /// <summary>Independent log-normal noise.</summary>
+    Independent,
+    /// <summary>AR(1) log-noise: consecutive runs share machine state.</summary>
+    Autocorrelated,
+    /// <summary>Each run lands in one of two modes.</summary>
+    Bimodal,
+}
+
+/// <summary>
+/// A planted step: <see cref="Index"/> is the first point at the new level, <see cref="Factor"/> the multiplier
+/// (1.1 = 10% slower for a time series, i.e. a regression when lower is better).
+/// <see cref="Size"/> is the step size s of the generator: up steps are ×(1+s), down steps ×1/(1+s).
+/// </summary>
+public sealed record TrueChange(int Index, double Factor)
+{
+    public bool Up => Factor > 1;
+    public double Size => Up ? Factor - 1 : 1 / Factor - 1;
+}
+
+/// <summary>
+/// A synthetic series with its ground truth. <see cref="Noise"/> is the marginal standard deviation of the log-noise
+/// (≈ the relative run-to-run variation), including the spread between modes for bimodal series.
+/// </summary>
+public sealed record LabelledSeries(
+    string Id,
+    double[] Values,
+    IReadOnlyList<TrueChange> Changes,
+    double Noise,
+    NoiseKind Kind,
+    double Phi,
+    bool Drift,
+    bool Outliers);

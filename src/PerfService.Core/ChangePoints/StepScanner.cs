@@ -1,0 +1,230 @@
+namespace PerfService.Core.ChangePoints;
+
+/// <summary>A tested step at <see cref="Index"/> (local to the scanned span): log-level before and after, z-score.</summary>
+internal readonly record struct Step(int Index, double Z, double Delta, double LogBefore, double LogAfter, int NBefore, int NAfter)
+{
+    public int Start => Index - NBefore;
+    public int End => Index + NAfter;
+}
+
+/// <summary>
+/// Moving-window step test (in the spirit of MOSUM): at each candidate τ compare up to W points before with up to W
+/// points after. Local windows keep slow drift out of the comparison (over W points it moves the level very little)
+/// and make the online update cheap: adding a point only changes the statistic for the last W positions.
+/// Location per window: 20%-trimmed mean of the log values (robust to outliers, ~95% efficient under normal noise).
+/// Statistic: z = Δ / (σ √(K·V)), where V is the AR(1) variance of a difference of window means (see
+/// <see cref="SeriesNoise.StepVariance"/>) and K ≈ 1.1 the variance cost of trimming.
+/// A candidate must also survive a drift check (<see cref="DriftAdjusted"/>) and exceed a minimum effect
+/// (max(MinEffect, NoiseMultiplier·σ)). Candidates are local maxima of |z| (within half a window), placed exactly by
+/// an L1 split (<see cref="Localise"/>); then the weakest failing candidate is removed repeatedly, with each
+/// candidate's windows cut at its neighbours, until every remaining candidate passes on its own segment.
+/// </summary>
+internal static class StepScanner
+{
+    private const double TrimmedVarianceFactor = 1.1;
+    private const double Trim = 0.2;
+
+    // Positions with fewer points after them than MinAfter are still scored (down to this many) so that a step
+    // near the end of the series is localised at its true index rather than at the last fully testable one.
+    private const int MinAfterForShape = 2;
+
+    public static Step Evaluate(ReadOnlySpan<double> y, int tau, int lo, int hi, SeriesNoise noise, ChangePointOptions o, Span<double> scratch, int minAfter = -1, int window = -1)
+    {
+        if (window < 0) window = o.Window;
+        var start = Math.Max(lo, tau - window);
+        var end = Math.Min(hi, tau + window);
+        int nL = tau - start, nR = end - tau;
+        if (nL < o.MinBefore || nR < (minAfter < 0 ? o.MinAfter : minAfter) || !noise.IsKnown) return new Step(tau, 0, 0, 0, 0, nL, nR);
+        return Make(tau, nL, nR, TrimmedMean(y.Slice(start, nL), scratch), TrimmedMean(y.Slice(tau, nR), scratch), noise);
+    }
+
+    private static Step Make(int tau, int nL, int nR, double before, double after, SeriesNoise noise, double variance = -1)
+    {
+        var delta = after - before;
+        if (variance < 0) variance = noise.StepVariance(nL, nR);
+        var z = delta / (noise.Sigma * Math.Sqrt(TrimmedVarianceFactor * variance));
+        return new Step(tau, z, delta, before, after, nL, nR);
+    }
+
+    public static bool Passes(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o)
+    {
+        var minEffect = Math.Max(Math.Log(1 + o.MinEffect), o.NoiseMultiplier * noise.Sigma);
+        if (Math.Abs(s.Z) < o.ZThreshold || Math.Abs(s.Delta) < minEffect) return false;
+        var (trendDelta, trendZ) = DriftAdjusted(y, s, noise);
+        return Math.Sign(trendDelta) == Math.Sign(s.Delta) && Math.Abs(trendDelta) >= minEffect && Math.Abs(trendZ) >= o.DriftZThreshold;
+    }
+
+    /// <summary>
+    /// The step net of a local linear trend: least squares of y on [1, t − τ, 1{t ≥ τ}] over the step's windows,
+    /// after clipping residuals at ±2.5σ (outliers). Slow drift makes adjacent windows differ a little; with a slope in
+    /// the model that difference is attributed to the slope and the step estimate falls to ~0, while a genuine step
+    /// keeps its size (with a larger variance, hence a lower bar than the main statistic).
+    /// </summary>
+    internal static (double Delta, double Z) DriftAdjusted(ReadOnlySpan<double> y, in Step s, SeriesNoise noise)
+    {
+        var clip = 2.5 * noise.Sigma;
+        double n = 0, su = 0, suu = 0, nr = 0, sur = 0, sy = 0, suy = 0, sry = 0;
+        for (var t = s.Start; t < s.End; t++)
+        {
+            var u = (double)(t - s.Index);
+            var after = t >= s.Index;
+            var level = after ? s.LogAfter : s.LogBefore;
+            var v = level - s.LogBefore + Math.Clamp(y[t] - level, -clip, clip);
+            n++; su += u; suu += u * u; sy += v; suy += u * v;
+            if (after) { nr++; sur += u; sry += v; }
+        }
+        // Solve the 3×3 normal equations [n su nr; su suu sur; nr sur nr]·β = [sy suy sry] for β₃ (Cramer's rule).
+        var det = n * (suu * nr - sur * sur) - su * (su * nr - sur * nr) + nr * (su * sur - suu * nr);
+        if (Math.Abs(det) < 1e-12) return (s.Delta, s.Z);
+        var num = n * (suu * sry - suy * sur) - su * (su * sry - suy * nr) + sy * (su * sur - suu * nr);
+        var delta = num / det;
+        var cofactor = (n * suu - su * su) / det; // [(XᵀX)⁻¹]₃₃
+        // Inflate for autocorrelation as for the plain step: the AR(1)/independent variance ratio of the difference.
+        var arFactor = noise.StepVariance(s.NBefore, s.NAfter) / (1.0 / s.NBefore + 1.0 / s.NAfter);
+        var z = delta / (noise.Sigma * Math.Sqrt(TrimmedVarianceFactor * cofactor * arFactor));
+        return (delta, z);
+    }
+
+    /// <summary>
+    /// Change points with index in [from, to] (local indices). Windows never reach left of <paramref name="lo"/>
+    /// (a settled change point, or 0). Positions down to from − W/2 are scored so that a peak at the edge of the
+    /// range is judged against its neighbours.
+    /// Two scales: the full window W, and W/3 for changes closer together than W (a regression fixed ten commits
+    /// later hides from a 30-point window whose far side mixes both levels). Candidates must pass at their own scale;
+    /// the pruning then judges every survivor with full windows cut at its neighbours.
+    /// </summary>
+    public static List<Step> Scan(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
+    {
+        var result = new List<Step>();
+        var n = y.Length;
+        to = Math.Min(to, n - o.MinAfter);
+        if (!noise.IsKnown) return result;
+        var scratch = new double[o.Window];
+        var candidates = new List<Step>();
+        var small = Math.Max(o.MinBefore, o.Window / 3);
+        AddPeaks(y, from, to, lo, noise, o, o.Window, scratch, candidates);
+        if (small < o.Window) AddPeaks(y, from, to, lo, noise, o, small, scratch, candidates);
+        if (candidates.Count == 0) return result;
+
+        // The same change found at both scales: keep the stronger.
+        candidates.Sort((a, b) => a.Index.CompareTo(b.Index));
+        for (var i = candidates.Count - 1; i > 0; i--)
+            if (candidates[i].Index - candidates[i - 1].Index <= o.Jitter)
+                candidates.RemoveAt(Math.Abs(candidates[i].Z) > Math.Abs(candidates[i - 1].Z) ? i - 1 : i);
+
+        // Prune: re-test each candidate between its neighbours; drop the weakest failure and repeat.
+        while (candidates.Count > 0)
+        {
+            result.Clear();
+            var weakest = -1;
+            for (var i = 0; i < candidates.Count; i++)
+            {
+                var left = i > 0 ? candidates[i - 1].Index : lo;
+                var right = i < candidates.Count - 1 ? candidates[i + 1].Index : n;
+                // Re-localise between the neighbours: a position found with windows that mixed in another level is biased.
+                var at = Localise(y, candidates[i].Index, left, right, o.Window);
+                if (at != candidates[i].Index && at >= from && at <= to) candidates[i] = candidates[i] with { Index = at };
+                var s = Evaluate(y, candidates[i].Index, left, right, noise, o, scratch);
+                result.Add(s);
+                if (!Passes(y, s, noise, o) && (weakest < 0 || Math.Abs(s.Z) < Math.Abs(result[weakest].Z))) weakest = i;
+            }
+            if (weakest < 0) break;
+            candidates.RemoveAt(weakest);
+            if (candidates.Count == 0) result.Clear();
+        }
+        return result;
+    }
+
+    // Local maxima of |z| at one window size (within half a window), localised, and passing at that size.
+    private static void AddPeaks(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o,
+        int window, Span<double> scratch, List<Step> candidates)
+    {
+        var n = y.Length;
+        var half = Math.Max(1, window / 2);
+        var first = Math.Max(lo + o.MinBefore, from - half);
+        var last = Math.Min(n - Math.Min(MinAfterForShape, o.MinAfter), to + half);
+        if (last < first || to < from) return;
+        var z = new double[last - first + 1];
+        // Slide both windows along instead of sorting them afresh at every position.
+        var left = new SortedWindow(window);
+        var right = new SortedWindow(window);
+        int ls = Math.Max(lo, first - window), le = ls, rs = first, re = first;
+        int cachedL = -1, cachedR = -1;
+        var variance = 0.0; // most positions have full windows on both sides: one variance serves them all
+        for (var t = first; t <= last; t++)
+        {
+            int newLs = Math.Max(lo, t - window), newRe = Math.Min(n, t + window);
+            while (ls < newLs) left.Remove(y[ls++]);
+            while (le < t) left.Add(y[le++]);
+            while (rs < t) right.Remove(y[rs++]);
+            while (re < newRe) right.Add(y[re++]);
+            if (left.Count < o.MinBefore || right.Count < MinAfterForShape) continue;
+            if (left.Count != cachedL || right.Count != cachedR)
+                (cachedL, cachedR, variance) = (left.Count, right.Count, noise.StepVariance(left.Count, right.Count));
+            z[t - first] = Math.Abs(Make(t, left.Count, right.Count, left.TrimmedMean(Trim), right.TrimmedMean(Trim), noise, variance).Z);
+        }
+        for (var t = first; t <= last; t++)
+        {
+            var zt = z[t - first];
+            if (zt < o.ZThreshold) continue;
+            var peak = true;
+            for (var u = Math.Max(first, t - half); u <= Math.Min(last, t + half) && peak; u++)
+                if (u < t ? z[u - first] >= zt : u > t && z[u - first] > zt) peak = false;
+            if (!peak) continue;
+            var at = Localise(y, t, lo, n, window);
+            if (at < from || at > to) continue;
+            var s = Evaluate(y, at, lo, n, noise, o, scratch, -1, window);
+            if (Passes(y, s, noise, o)) candidates.Add(s);
+        }
+    }
+
+    /// <summary>
+    /// Exact position near a peak of |z|: the split of the surrounding window that minimises the absolute deviations
+    /// from each side's median. The z profile itself is a poor locator near the end of the series (trimming hides one
+    /// misassigned point, and more points after τ always look better), while every misassigned point costs the L1 split
+    /// about the full step.
+    /// </summary>
+    private static int Localise(ReadOnlySpan<double> y, int peak, int lo, int hi, int window)
+    {
+        var start = Math.Max(lo, peak - window);
+        var end = Math.Min(hi, peak + window);
+        var buffer = new double[end - start];
+        var best = peak;
+        var bestCost = double.PositiveInfinity;
+        for (var d = 0; d <= Math.Max(1, window / 4); d++)
+            for (var sign = -1; sign <= 1; sign += 2)
+            {
+                if (d == 0 && sign > 0) continue;
+                var t = peak + sign * d;
+                if (t - start < MinAfterForShape || end - t < MinAfterForShape) continue;
+                var cost = L1(y.Slice(start, t - start), buffer) + L1(y.Slice(t, end - t), buffer);
+                if (cost < bestCost - 1e-12) { bestCost = cost; best = t; }
+            }
+        return best;
+    }
+
+    private static double L1(ReadOnlySpan<double> values, Span<double> scratch)
+    {
+        var s = scratch[..values.Length];
+        values.CopyTo(s);
+        s.Sort();
+        var median = s[s.Length / 2];
+        double sum = 0;
+        foreach (var v in values) sum += Math.Abs(v - median);
+        return sum;
+    }
+
+    private static double TrimmedMean(ReadOnlySpan<double> values, Span<double> scratch)
+    {
+        var s = scratch[..values.Length];
+        values.CopyTo(s);
+        s.Sort();
+        var g = (int)(Trim * s.Length);
+        double sum = 0;
+        for (var i = g; i < s.Length - g; i++) sum += s[i];
+        return sum / (s.Length - 2 * g);
+    }
+
+    /// <summary>Log transform; performance series are positive, non-positive values are clamped to a tiny level.</summary>
+    public static double Log(double v) => Math.Log(v > 1e-12 ? v : 1e-12);
+}

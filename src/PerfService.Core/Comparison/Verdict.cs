@@ -1,0 +1,47 @@
+using PerfService.Core.Results;
+
+namespace PerfService.Core.Comparison;
+
+public enum Outcome
+{
+    Regression,
+    Improvement,
+    NoChange,
+    Inconclusive,
+}
+
+/// <summary>
+/// The verdict on one comparison. <see cref="Ratio"/> is the Hodges–Lehmann estimate of head/base (on log-samples:
+/// the ratio of medians under a scale-shift model), with its distribution-free (1 − α) confidence interval.
+/// <see cref="PValue"/> is the two-sided Mann–Whitney p-value; <see cref="AdjustedP"/> the FDR-adjusted one the
+/// decision used. Ratio bounds and p-values are NaN when no test could be run (too few samples).
+/// </summary>
+public sealed record Verdict
+{
+    public required string Key { get; init; }
+    public required string Measure { get; init; }
+    public required string Unit { get; init; }
+    public Direction Direction { get; init; }
+    public string? Profile { get; init; }
+    public Outcome Outcome { get; init; }
+    public int BaseCount { get; init; }
+    public int HeadCount { get; init; }
+    public double BaseMedian { get; init; }
+    public double HeadMedian { get; init; }
+    public double Ratio { get; init; }
+    public double RatioLower { get; init; }
+    public double RatioUpper { get; init; }
+    public double PValue { get; init; }
+    public double AdjustedP { get; init; }
+    /// <summary>The relative threshold used (0.05 = 5%) and where it came from.</summary>
+    public double Threshold { get; init; }
+    public ThresholdSource ThresholdSource { get; init; }
+    public required string Reason { get; init; }
+    /// <summary>Inconclusive and more iterations would likely settle it.</summary>
+    public bool WantsRerun { get; init; }
+
+    /// <summary>Relative change of head against base, e.g. +0.12 for 12% larger.</summary>
+    public double Change => Ratio - 1;
+    public double ChangeLower => RatioLower - 1;
+    public double ChangeUpper => RatioUpper - 1;
+}

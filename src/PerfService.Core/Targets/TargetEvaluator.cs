@@ -1,0 +1,163 @@
+using System.Globalization;
+using PerfService.Core.Results;
+using PerfService.Core.Suites;
+
+namespace PerfService.Core.Targets;
+
+/// <summary>
+/// Checks declared targets against the results of one run, one outcome per (target, matching benchmark).
+/// A pattern matches a result when it globs the full key (name, parameters, job) or just the name, so
+/// "ctx/raw_fiber_switch" covers every parameter case and job of that benchmark, each checked on its own.
+/// Absolute targets compare the result's central value, converted between units, with the declared value.
+/// Relative targets compare value / baseline with the declared value; each benchmark is paired with the baseline
+/// that shares its job and most of its parameters (BenchmarkDotNet runs the same [Params] grid for both).
+/// </summary>
+public static class TargetEvaluator
+{
+    public static IReadOnlyList<TargetOutcome> Evaluate(IReadOnlyList<TargetDeclaration> targets, IReadOnlyList<BenchmarkResult> results)
+    {
+        var outcomes = new List<TargetOutcome>();
+        foreach (var target in targets)
+        {
+            var op = NormaliseOp(target.Op);
+            if (op is null)
+            {
+                outcomes.Add(NotMeasured(target, null, $"unknown operator '{target.Op}' (use <, <=, > or >=)"));
+                continue;
+            }
+            var matching = Matching(results, target.Benchmark, target.Measure);
+            if (target.Baseline is null) Absolute(target, op, matching, outcomes);
+            else Relative(target, op, matching, Matching(results, target.Baseline, target.Measure), outcomes);
+        }
+        return outcomes;
+    }
+
+    private static void Absolute(TargetDeclaration target, string op, List<BenchmarkResult> matching, List<TargetOutcome> outcomes)
+    {
+        if (matching.Count == 0)
+        {
+            outcomes.Add(NotMeasured(target, null, $"no {target.Measure} result matches '{target.Benchmark}'"));
+            return;
+        }
+        foreach (var r in matching)
+        {
+            if (Central(r) is not { } value)
+            {
+                outcomes.Add(NotMeasured(target, r.Key, r.Failed ? $"benchmark failed: {r.Error}" : "no value reported"));
+                continue;
+            }
+            var unit = target.Unit ?? r.Unit;
+            if (!Units.TryConvert(value, r.Unit, unit, out var actual))
+            {
+                outcomes.Add(NotMeasured(target, r.Key, $"cannot convert {r.Unit} to {unit}"));
+                continue;
+            }
+            var pass = Holds(actual, op, target.Value);
+            outcomes.Add(new TargetOutcome
+            {
+                Target = target, Benchmark = r.Key, Op = op, Actual = actual, Limit = target.Value, Unit = unit, Value = value,
+                Status = pass ? TargetStatus.Pass : TargetStatus.Fail,
+                Reason = $"{target.Measure} {Num(actual)} {unit} {(pass ? "" : "not ")}{op} {Num(target.Value)} {unit}",
+            });
+        }
+    }
+
+    private static void Relative(TargetDeclaration target, string op, List<BenchmarkResult> matching, List<BenchmarkResult> baselines, List<TargetOutcome> outcomes)
+    {
+        // A benchmark matching both patterns is a baseline, not a subject.
+        matching.RemoveAll(baselines.Contains);
+        if (matching.Count == 0)
+        {
+            outcomes.Add(NotMeasured(target, null, $"no {target.Measure} result matches '{target.Benchmark}' apart from the baseline"));
+            return;
+        }
+        foreach (var r in matching)
+        {
+            var (baseline, ambiguous) = Pair(r, baselines);
+            string? problem = baseline is null
+                ? ambiguous.Count > 0 ? $"ambiguous baseline: {string.Join(", ", ambiguous)}" : $"no {target.Measure} result matches baseline '{target.Baseline}'"
+                : null;
+            var value = Central(r);
+            var baseValue = baseline is null ? null : Central(baseline);
+            problem ??= value is null ? (r.Failed ? $"benchmark failed: {r.Error}" : "no value reported")
+                : baseValue is null ? $"baseline {baseline!.Key} has no value"
+                : baseValue.Value == 0 ? $"baseline {baseline!.Key} is zero"
+                : !Units.TryConvert(value.Value, r.Unit, baseline!.Unit, out _) ? $"units differ: {r.Unit} vs {baseline.Unit}"
+                : null;
+            if (problem is not null)
+            {
+                outcomes.Add(NotMeasured(target, r.Key, problem) with { Baseline = baseline?.Key });
+                continue;
+            }
+            Units.TryConvert(value!.Value, r.Unit, baseline!.Unit, out var inBaseUnit);
+            var ratio = inBaseUnit / baseValue!.Value;
+            var pass = Holds(ratio, op, target.Value);
+            outcomes.Add(new TargetOutcome
+            {
+                Target = target, Benchmark = r.Key, Op = op, Actual = ratio, Limit = target.Value, Baseline = baseline.Key,
+                Value = inBaseUnit, BaselineValue = baseValue, Unit = baseline.Unit,
+                Status = pass ? TargetStatus.Pass : TargetStatus.Fail,
+                Reason = $"{Num(ratio)}× {baseline.Key} {(pass ? "" : "not ")}{op} {Num(target.Value)}×",
+            });
+        }
+    }
+
+    // Best baseline: same job first, then most shared parameter values, fewest conflicting ones.
+    private static (BenchmarkResult? Best, List<string> Ambiguous) Pair(BenchmarkResult r, List<BenchmarkResult> baselines)
+    {
+        BenchmarkResult? best = null;
+        var bestScore = int.MinValue;
+        var tied = new List<string>();
+        foreach (var b in baselines)
+        {
+            var score = string.Equals(r.Job, b.Job, StringComparison.Ordinal) ? 1000 : 0;
+            foreach (var (k, v) in b.Parameters)
+            {
+                var shared = false;
+                var conflict = false;
+                foreach (var (k2, v2) in r.Parameters)
+                    if (k == k2) { if (v == v2) shared = true; else conflict = true; }
+                score += shared ? 1 : conflict ? -1 : 0;
+            }
+            if (score > bestScore) { bestScore = score; best = b; tied.Clear(); tied.Add(b.Key); }
+            else if (score == bestScore) tied.Add(b.Key);
+        }
+        return tied.Count > 1 ? (null, tied) : (best, []);
+    }
+
+    private static List<BenchmarkResult> Matching(IReadOnlyList<BenchmarkResult> results, string pattern, string measure)
+    {
+        var list = new List<BenchmarkResult>();
+        foreach (var r in results)
+            if (string.Equals(r.Measure, measure, StringComparison.OrdinalIgnoreCase) && (Glob.IsMatch(pattern, r.Key) || Glob.IsMatch(pattern, r.Name)))
+                list.Add(r);
+        return list;
+    }
+
+    private static double? Central(BenchmarkResult r) => r.Failed ? null : r.Value ?? r.Summary?.Median ?? r.Summary?.Mean;
+
+    private static string? NormaliseOp(string op) => op.Trim() switch
+    {
+        "<" => "<",
+        "<=" or "≤" => "<=",
+        ">" => ">",
+        ">=" or "≥" => ">=",
+        _ => null,
+    };
+
+    private static bool Holds(double actual, string op, double limit) => op switch
+    {
+        "<" => actual < limit,
+        "<=" => actual <= limit,
+        ">" => actual > limit,
+        _ => actual >= limit,
+    };
+
+    private static TargetOutcome NotMeasured(TargetDeclaration target, string? benchmark, string reason) => new()
+    {
+        Target = target, Benchmark = benchmark, Op = target.Op, Limit = target.Value, Unit = target.Unit,
+        Status = TargetStatus.NotMeasured, Reason = reason,
+    };
+
+    private static string Num(double v) => v.ToString(Math.Abs(v) >= 1000 ? "#,0.#" : "0.###", CultureInfo.InvariantCulture);
+}
