@@ -42,7 +42,7 @@ public static class DemoCommand
             await api.QueueAsync(new
             {
                 project = DemoScenario.Project, commit = history.PullRequestHead, baseCommit = history.Final, branch = "feature/projections",
-                pullRequest = DemoScenario.PullRequest, suites = scenario.PullRequestSuites, quick = true, rounds = 2,
+                pullRequest = DemoScenario.PullRequest, suites = scenario.PullRequestSuites, quick = true, rounds = 3,
             }, ct);
 
             output.WriteLine($"==> starting {scenario.Profiles.Count} agents ({string.Join(", ", scenario.Profiles)}); logs in {dir}");

@@ -7,7 +7,8 @@ namespace PerfService.Agents.Demo;
 /// <summary>Creates the demo's git repository from benches/: main's history and the pull request's branch.</summary>
 public sealed class DemoRepository(ProcessRunner processes, string path, Action<string> log)
 {
-    private static readonly string[] Skip = ["target", "bin", "obj", "BenchmarkDotNet.Artifacts", "node_modules", ".git"];
+    // PerfService.Benchmarks measures this repository itself; the demo repository gets only the users' kind of suites.
+    private static readonly string[] Skip = ["target", "bin", "obj", "BenchmarkDotNet.Artifacts", "node_modules", ".git", "PerfService.Benchmarks"];
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
 
     public string Path { get; } = path;

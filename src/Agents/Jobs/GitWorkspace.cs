@@ -88,6 +88,14 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
         return tree;
     }
 
+    /// <summary>The commit's committer date and subject: the service orders a branch's history by commit time.</summary>
+    public async Task<(DateTimeOffset? At, string? Subject)> DescribeAsync(string tree, string commit, Action<string> log, CancellationToken ct)
+    {
+        var text = (await GitAsync(tree, ["show", "-s", "--format=%cI%n%s", commit], log, ct)).Split('\n', 2);
+        var at = DateTimeOffset.TryParse(text[0].Trim(), System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.None, out var d) ? d : (DateTimeOffset?)null;
+        return (at, text.Length > 1 ? text[1].Trim() : null);
+    }
+
     private async Task<bool> HasCommitAsync(string repo, string commit, CancellationToken ct) =>
         await TryGitAsync(repo, ["cat-file", "-e", $"{commit}^{{commit}}"], ct);
 

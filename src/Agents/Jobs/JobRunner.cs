@@ -17,7 +17,11 @@ namespace PerfService.Agents.Jobs;
 public sealed class JobRunner(
     AgentOptions options, GitWorkspace git, SuiteRunners runners, RunSpool spool, RunDelivery delivery, TimeProvider clock)
 {
-    private sealed record Side(string Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError);
+    private sealed record Side(string Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError)
+    {
+        public DateTimeOffset? CommittedAt { get; init; }
+        public string? Subject { get; init; }
+    }
 
     public async Task<JobOutcome> RunAsync(JobAssignment job, AgentIdentity identity, JobLog log, CancellationToken ct)
     {
@@ -67,15 +71,17 @@ public sealed class JobRunner(
     private async Task<Side> SideAsync(string repo, string role, string commit, JobLog log, CancellationToken ct)
     {
         var tree = await git.CheckoutAsync(repo, role, commit, log.Note, ct);
+        var (committedAt, subject) = await git.DescribeAsync(tree, commit, log.Note, ct);
         var file = Path.Combine(tree, "perf.json");
-        if (!File.Exists(file)) return new Side(role, commit, tree, null, $"no perf.json at the root of {Short(commit)}");
+        if (!File.Exists(file)) return new Side(role, commit, tree, null, $"no perf.json at the root of {Short(commit)}") { CommittedAt = committedAt, Subject = subject };
         try
         {
-            return new Side(role, commit, tree, SuiteManifest.Parse(await File.ReadAllTextAsync(file, ct), $"perf.json@{Short(commit)}"), null);
+            return new Side(role, commit, tree, SuiteManifest.Parse(await File.ReadAllTextAsync(file, ct), $"perf.json@{Short(commit)}"), null)
+                { CommittedAt = committedAt, Subject = subject };
         }
         catch (FormatException e)
         {
-            return new Side(role, commit, tree, null, e.Message);
+            return new Side(role, commit, tree, null, e.Message) { CommittedAt = committedAt, Subject = subject };
         }
     }
 
@@ -119,6 +125,8 @@ public sealed class JobRunner(
         {
             Project = job.Project,
             Commit = step.Commit,
+            CommittedAt = side.CommittedAt,
+            CommitMessage = side.Subject,
             Branch = job.Branch,
             PullRequest = job.PullRequest,
             BaseCommit = job.BaseCommit,

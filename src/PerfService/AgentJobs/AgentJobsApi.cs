@@ -77,20 +77,22 @@ public static class AgentJobsApi
         return job is null ? TypedResults.NoContent() : TypedResults.Ok(job);
     }
 
-    private static async Task<Results<Ok<HeartbeatResponse>, Conflict<string>, ForbidHttpResult>> Heartbeat(
+    private static async Task<Results<Ok<HeartbeatResponse>, Conflict<string>, ForbidHttpResult, NotFound>> Heartbeat(
         long jobId, HeartbeatRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, CancellationToken ct)
     {
-        if (!await OwnsAgentAsync(db, user, request.AgentId, ct)) return TypedResults.Forbid();
+        if (await db.Agents.AsNoTracking().FirstOrDefaultAsync(a => a.Id == request.AgentId, ct) is not { } agent) return TypedResults.NotFound();
+        if (!OwnsAgent(user, agent)) return TypedResults.Forbid();
         await db.Agents.Where(a => a.Id == request.AgentId).ExecuteUpdateAsync(s => s.SetProperty(a => a.LastSeenAt, DateTimeOffset.UtcNow), ct);
         var response = await queue.HeartbeatAsync(jobId, request.AgentId, request.Progress, request.Log, ct);
         return response is null ? TypedResults.Conflict("this agent no longer holds the job (its lease expired)") : TypedResults.Ok(response);
     }
 
-    private static async Task<Results<NoContent, Conflict<string>, ForbidHttpResult>> Complete(
+    private static async Task<Results<NoContent, Conflict<string>, ForbidHttpResult, NotFound>> Complete(
         long jobId, CompleteJobRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, IBackgroundJobClient background,
         CancellationToken ct)
     {
-        if (!await OwnsAgentAsync(db, user, request.AgentId, ct)) return TypedResults.Forbid();
+        if (await db.Agents.AsNoTracking().FirstOrDefaultAsync(a => a.Id == request.AgentId, ct) is not { } agent) return TypedResults.NotFound();
+        if (!OwnsAgent(user, agent)) return TypedResults.Forbid();
         if (!await queue.CompleteAsync(jobId, request.AgentId, request.Succeeded, request.Error, request.Log, ct))
             return TypedResults.Conflict("this agent no longer holds the job (its lease expired)");
         // A finished pull-request job is judged in the background: head against its interleaved base rounds.
@@ -117,10 +119,4 @@ public static class AgentJobsApi
     /// <summary>An agent token may only act for agents it registered; admin tokens may act for any.</summary>
     private static bool OwnsAgent(ClaimsPrincipal user, Agent agent) =>
         user.HasAnyScope(Scopes.Admin) || agent.TokenId?.ToString() == user.FindFirstValue(ClaimTypes.NameIdentifier);
-
-    private static async Task<bool> OwnsAgentAsync(PerfDbContext db, ClaimsPrincipal user, long agentId, CancellationToken ct)
-    {
-        var agent = await db.Agents.AsNoTracking().FirstOrDefaultAsync(a => a.Id == agentId, ct);
-        return agent is not null && OwnsAgent(user, agent);
-    }
 }

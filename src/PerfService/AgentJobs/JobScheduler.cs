@@ -26,8 +26,9 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         var kind = request.Kind ?? (request.PullRequest is null ? JobKind.Baseline : JobKind.PullRequest);
         var now = DateTimeOffset.UtcNow;
         await using var tx = await db.Database.BeginTransactionAsync(ct);
+        // A newer push supersedes the jobs of older heads; a re-run of the same head leaves its siblings alone.
         if (request.PullRequest is { } pr)
-            await CancelPullRequestAsync(project.Id, pr, $"superseded by a newer push ({Short(request.Commit)})", ct);
+            await CancelPullRequestAsync(project.Id, pr, $"superseded by a newer push ({Short(request.Commit)})", ct, exceptCommit: request.Commit.ToLowerInvariant());
 
         var jobs = profiles.Select(profile => new Job
         {
@@ -54,8 +55,9 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
     }
 
     /// <summary>Cancels the pull request's pending and running jobs; a running agent hears it at its next heartbeat.</summary>
-    public Task<int> CancelPullRequestAsync(long projectId, int pullRequest, string reason, CancellationToken ct) =>
-        db.Jobs.Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && (j.State == JobState.Queued || j.State == JobState.Running))
+    public Task<int> CancelPullRequestAsync(long projectId, int pullRequest, string reason, CancellationToken ct, string? exceptCommit = null) =>
+        db.Jobs.Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && (j.State == JobState.Queued || j.State == JobState.Running)
+                           && (exceptCommit == null || j.Commit != exceptCommit))
             .ExecuteUpdateAsync(s => s
                 .SetProperty(j => j.State, JobState.Cancelled)
                 .SetProperty(j => j.Reason, reason)

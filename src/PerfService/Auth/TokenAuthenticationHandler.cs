@@ -17,10 +17,15 @@ public sealed class TokenAuthenticationHandler(
     protected override async Task<AuthenticateResult> HandleAuthenticateAsync()
     {
         string? header = Request.Headers.Authorization;
-        if (string.IsNullOrEmpty(header) || !header.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase))
-            return AuthenticateResult.NoResult();
+        string? secret = null;
+        if (!string.IsNullOrEmpty(header) && header.StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase))
+            secret = header["Bearer ".Length..].Trim();
+        // The Hangfire dashboard is a browser page: there, and only there, the token may come from its cookie.
+        else if (Request.Path.StartsWithSegments(Background.HangfireDashboard.Path))
+            secret = Request.Cookies[Background.HangfireDashboard.Cookie];
+        if (string.IsNullOrEmpty(secret)) return AuthenticateResult.NoResult();
 
-        var hash = TokenHasher.Hash(header["Bearer ".Length..].Trim());
+        var hash = TokenHasher.Hash(secret);
         var token = await db.Tokens.AsNoTracking()
             .Where(t => t.Hash == hash && t.RevokedAt == null)
             .Select(t => new { t.Id, t.Name, t.Scopes, t.ProjectId })

@@ -1,3 +1,4 @@
+using Microsoft.EntityFrameworkCore;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -22,4 +23,8 @@ public static class TokenCommands
         await db.SaveChangesAsync();
         return secret;
     }
+
+    public static Task<int> RevokeAsync(PerfDbContext db, string name) =>
+        db.Tokens.Where(t => t.Name == name && t.RevokedAt == null)
+            .ExecuteUpdateAsync(s => s.SetProperty(t => t.RevokedAt, DateTimeOffset.UtcNow));
 }

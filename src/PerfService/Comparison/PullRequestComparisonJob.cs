@@ -16,7 +16,9 @@ namespace PerfService.Comparison;
 /// discovery rate controlled across the whole job. Stores the verdicts (replacing earlier ones, so it is reentrant),
 /// opens an alert for each regression, and asks once for a re-run when verdicts are inconclusive.
 /// </summary>
+// The critical queue: a pull request's verdict should not wait behind a backlog of main-branch analyses.
 [AutomaticRetry(Attempts = 5)]
+[Queue("critical")]
 public sealed class PullRequestComparisonJob(
     PerfDbContext db, SeriesReader series, AlertService alerts, JobScheduler scheduler, IEnumerable<IPullRequestListener> listeners,
     ILogger<PullRequestComparisonJob> logger)

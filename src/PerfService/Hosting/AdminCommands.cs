@@ -4,20 +4,36 @@ using PerfService.Data;
 namespace PerfService.Hosting;
 
 /// <summary>
-/// Commands run by the service binary instead of serving: <c>PerfService token create --name N --scopes a,b [--project-id ID]</c>
-/// prints a new token once. Used by ./perf token and by operators bootstrapping the first admin token.
+/// Commands run by the service binary instead of serving. <c>token create --name N --scopes a,b [--project-id ID]</c> prints
+/// a new token once (how operators bootstrap the first admin token); <c>token list</c> shows tokens (never secrets);
+/// <c>token revoke --name N</c> revokes every live token of that name. Used by ./perf token.
 /// </summary>
 public static class AdminCommands
 {
     public static async Task<bool> TryRunAsync(this WebApplication app, string[] args)
     {
-        if (args is not ["token", "create", ..]) return false;
+        if (args is not ["token", var verb, ..]) return false;
         string? Arg(string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
-        var scopes = (Arg("--scopes") ?? Scopes.Read).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        long? projectId = long.TryParse(Arg("--project-id"), out var id) ? id : null;
         await using var scope = app.Services.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<PerfDbContext>();
-        Console.WriteLine(await TokenCommands.CreateAsync(db, Arg("--name") ?? "cli", scopes, projectId));
+        switch (verb)
+        {
+            case "create":
+                var scopes = (Arg("--scopes") ?? Scopes.Read).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+                long? projectId = long.TryParse(Arg("--project-id"), out var id) ? id : null;
+                Console.WriteLine(await TokenCommands.CreateAsync(db, Arg("--name") ?? "cli", scopes, projectId));
+                break;
+            case "list":
+                foreach (var t in db.Tokens.OrderBy(t => t.Id))
+                    Console.WriteLine($"{t.Id}\t{t.Name}\t{string.Join(',', t.Scopes)}\t{(t.RevokedAt is null ? "live" : $"revoked {t.RevokedAt:u}")}");
+                break;
+            case "revoke":
+                var name = Arg("--name") ?? throw new ArgumentException("token revoke needs --name");
+                Console.WriteLine($"revoked {await TokenCommands.RevokeAsync(db, name)} token(s) named '{name}'");
+                break;
+            default:
+                throw new ArgumentException($"unknown token command '{verb}': create, list or revoke");
+        }
         return true;
     }
 }

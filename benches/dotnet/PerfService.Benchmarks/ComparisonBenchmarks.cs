@@ -1,0 +1,57 @@
+using BenchmarkDotNet.Attributes;
+using PerfService.Core.ChangePoints;
+using PerfService.Core.Comparison;
+using PerfService.Core.Results;
+
+namespace PerfService.Benchmarks;
+
+/// <summary>
+/// The engine's budgets: a run of 1,000 benchmarks against 30-run baselines in under 100 ms, and change-point
+/// updates of 1,000 series of 500 points in under 2 s.
+/// </summary>
+[Config(typeof(BenchConfig))]
+public class ComparisonBenchmarks
+{
+    private List<ComparisonInput> _inputs = [];
+    private OnlineDetectorState[] _states = [];
+    private double[] _next = [];
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        var random = new Random(42);
+        double[] Samples(double center, int n) => Enumerable.Range(0, n).Select(_ => center * Math.Exp(0.03 * Normal(random))).ToArray();
+        _inputs = Enumerable.Range(0, 1000).Select(i =>
+        {
+            var center = 100 + i;
+            var shift = i % 50 == 0 ? 1.1 : 1.0;
+            return new ComparisonInput($"Bench{i}", "time", "ns", Direction.LowerIsBetter, Samples(center, 30), Samples(center * shift, 30))
+            {
+                History = Samples(center, 30),
+            };
+        }).ToList();
+
+        _states = new OnlineDetectorState[1000];
+        _next = new double[1000];
+        for (var s = 0; s < _states.Length; s++)
+        {
+            var state = OnlineDetectorState.Empty;
+            foreach (var v in Samples(1000, 500)) state = OnlineDetector.Add(state, v).State;
+            _states[s] = state;
+            _next[s] = 1000 * Math.Exp(0.03 * Normal(random));
+        }
+    }
+
+    [Benchmark]
+    public int Compare1000BenchmarksAgainst30RunBaselines() => RunComparer.Compare(_inputs).Count(v => v.Outcome == Outcome.Regression);
+
+    [Benchmark]
+    public int UpdateChangePointsOf1000SeriesOf500Points()
+    {
+        var raised = 0;
+        for (var s = 0; s < _states.Length; s++) raised += OnlineDetector.Add(_states[s], _next[s]).Raised.Count;
+        return raised;
+    }
+
+    private static double Normal(Random r) => Math.Sqrt(-2 * Math.Log(1 - r.NextDouble())) * Math.Cos(2 * Math.PI * r.NextDouble());
+}
