@@ -1,5 +1,3 @@
-using Microsoft.EntityFrameworkCore;
-
 namespace PerfService.Migrations;
 
 /// <summary>Applies every pending migration to the database named by --connection or PERF_DB, printing each step.</summary>
@@ -15,19 +13,10 @@ internal static class MigrateCommand
             return 2;
         }
 
-        await using var db = DesignTimeDbContextFactory.Create(connectionString);
         try
         {
-            var pending = (await db.Database.GetPendingMigrationsAsync()).ToList();
-            if (pending.Count == 0)
-            {
-                Console.WriteLine("migrate: database is up to date");
-                return 0;
-            }
-            foreach (var (name, i) in pending.Select((n, i) => (n, i)))
-                Console.WriteLine($"migrate: [{i + 1}/{pending.Count}] {name}");
-            await db.Database.MigrateAsync();
-            Console.WriteLine($"migrate: applied {pending.Count} migration(s)");
+            var applied = await DatabaseMigrator.MigrateAsync(connectionString, step => Console.WriteLine($"migrate: {step}"));
+            Console.WriteLine(applied.Count == 0 ? "migrate: database is up to date" : $"migrate: applied {applied.Count} migration(s)");
             return 0;
         }
         catch (Npgsql.NpgsqlException e)

@@ -34,7 +34,9 @@ app.MapProjectsApi();
 app.MapIngestionApi();
 app.MapAgentJobsApi();
 app.MapRunsApi();
+app.MapPullRequestReportApi();
 app.MapPullRequestsApi();
 app.MapDashboard();
+app.MapHangfireAdminDashboard();
 
 app.Run();

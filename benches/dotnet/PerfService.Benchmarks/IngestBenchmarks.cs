@@ -28,8 +28,7 @@ public class IngestBenchmarks
     public async Task Setup()
     {
         var cs = Environment.GetEnvironmentVariable("PERF_BENCH_DB") ?? throw new InvalidOperationException("PERF_BENCH_DB is not set; run ./perf bench");
-        await using (var context = PerfService.Migrations.DesignTimeDbContextFactory.Create(cs))
-            await Microsoft.EntityFrameworkCore.RelationalDatabaseFacadeExtensions.MigrateAsync(context.Database);
+        await PerfService.Migrations.DatabaseMigrator.MigrateAsync(cs);
         _db = NpgsqlDataSource.Create(cs);
         _writer = new RunWriter(_db);
         await using (var cmd = _db.CreateCommand("""

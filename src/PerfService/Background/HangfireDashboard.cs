@@ -34,7 +34,7 @@ public static class HangfireDashboard
             Authorization = [new AdminOnly()],
             DisplayStorageConnectionString = false,
             DashboardTitle = "PerfService background jobs",
-        });
+        }, app.Services.GetRequiredService<JobStorage>());
         return app;
     }
 

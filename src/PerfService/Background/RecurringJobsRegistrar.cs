@@ -7,7 +7,7 @@ namespace PerfService.Background;
 /// Registers the recurring jobs, in one place with stable ids. Retries until the database answers, so a service
 /// that starts before PostgreSQL does still comes up (not ready) and finishes its set-up by itself.
 /// </summary>
-public sealed class RecurringJobsRegistrar(IServiceProvider services, ILogger<RecurringJobsRegistrar> logger) : BackgroundService
+public sealed class RecurringJobsRegistrar(IServiceProvider services, IConfiguration configuration, ILogger<RecurringJobsRegistrar> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -17,6 +17,9 @@ public sealed class RecurringJobsRegistrar(IServiceProvider services, ILogger<Re
             {
                 var recurring = services.GetRequiredService<IRecurringJobManager>();
                 recurring.AddOrUpdate<LeaseSweepJob>("lease-sweep", j => j.RunAsync(CancellationToken.None), Cron.Minutely());
+                recurring.AddOrUpdate<ArtifactRetentionJob>("artifact-retention", j => j.RunAsync(CancellationToken.None), Cron.Daily(3));
+                recurring.AddOrUpdate<ScheduledBaselineJob>("scheduled-baselines", j => j.RunAsync(CancellationToken.None),
+                    configuration["Schedule:BaselineCron"] ?? Cron.Daily(2));
                 return;
             }
             catch (Exception e)

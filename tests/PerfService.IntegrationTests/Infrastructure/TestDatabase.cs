@@ -34,8 +34,7 @@ public sealed class TestDatabase : IAsyncDisposable
         var db = new TestDatabase(name, cs);
         if (migrate)
         {
-            await using var context = PerfService.Migrations.DesignTimeDbContextFactory.Create(cs);
-            await Microsoft.EntityFrameworkCore.RelationalDatabaseFacadeExtensions.MigrateAsync(context.Database);
+            await PerfService.Migrations.DatabaseMigrator.MigrateAsync(cs);
         }
         return db;
     }

@@ -1,0 +1,89 @@
+using System.Text;
+
+namespace PerfService.Core.Reports;
+
+/// <summary>The comment's tables. Every cell that holds user text goes through <see cref="MarkdownText.Escape"/>.</summary>
+internal static class CommentTables
+{
+    public static void Changes(StringBuilder sb, IReadOnlyList<ReportRow> rows)
+    {
+        if (rows.Count == 0) return;
+        sb.Append("| | Benchmark | Measure | Profile | Base | Head | Change | Change CI | p |\n")
+            .Append("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+        foreach (var row in rows)
+        {
+            var icon = row.Outcome == RowOutcome.Regression ? "🔴" : "🟢";
+            sb.Append("| ").Append(icon)
+                .Append(" | ").Append(Benchmark(row))
+                .Append(" | ").Append(MarkdownText.Escape(row.Measure, 40))
+                .Append(" | ").Append(MarkdownText.Escape(row.Profile, 60))
+                .Append(" | ").Append(ValueFormat.Value(row.BaseValue, row.Unit))
+                .Append(" | ").Append(ValueFormat.Value(row.HeadValue, row.Unit))
+                .Append(" | ").Append(ValueFormat.Change(row.Change))
+                .Append(" | ").Append(ValueFormat.Interval(row.ChangeCiLower, row.ChangeCiUpper))
+                .Append(" | ").Append(ValueFormat.PValue(row.PValue))
+                .Append(" |\n");
+        }
+        sb.Append('\n');
+    }
+
+    public static void FailedTargets(StringBuilder sb, IReadOnlyList<ReportTarget> targets)
+    {
+        if (targets.Count == 0) return;
+        sb.Append("**Failed targets**\n\n| | Target | Profile | Figures |\n| --- | --- | --- | --- |\n");
+        foreach (var target in targets)
+            sb.Append("| ❌ | ").Append(Target(target))
+                .Append(" | ").Append(MarkdownText.Escape(target.Profile, 60))
+                .Append(" | ").Append(Detail(target.Detail))
+                .Append(" |\n");
+        sb.Append('\n');
+    }
+
+    public static void Others(StringBuilder sb, IReadOnlyList<ReportRow> rows, IReadOnlyList<ReportTarget> targets)
+    {
+        if (rows.Count + targets.Count == 0) return;
+        var what = rows.Count + targets.Count == 1 ? "1 other result" : $"{rows.Count + targets.Count} other results";
+        sb.Append("<details>\n<summary>").Append(what).Append("</summary>\n\n");
+        if (rows.Count > 0)
+        {
+            sb.Append("| Benchmark | Measure | Profile | Base | Head | Change | Outcome |\n")
+                .Append("| --- | --- | --- | ---: | ---: | ---: | --- |\n");
+            foreach (var row in rows)
+                sb.Append("| ").Append(Benchmark(row))
+                    .Append(" | ").Append(MarkdownText.Escape(row.Measure, 40))
+                    .Append(" | ").Append(MarkdownText.Escape(row.Profile, 60))
+                    .Append(" | ").Append(ValueFormat.Value(row.BaseValue, row.Unit))
+                    .Append(" | ").Append(ValueFormat.Value(row.HeadValue, row.Unit))
+                    .Append(" | ").Append(ValueFormat.Change(row.Change))
+                    .Append(" | ").Append(Outcome(row))
+                    .Append(" |\n");
+            sb.Append('\n');
+        }
+        if (targets.Count > 0)
+        {
+            sb.Append("| Target | Profile | State | Figures |\n| --- | --- | --- | --- |\n");
+            foreach (var target in targets)
+                sb.Append("| ").Append(Target(target))
+                    .Append(" | ").Append(MarkdownText.Escape(target.Profile, 60))
+                    .Append(" | ").Append(target.State == TargetState.Pass ? "met" : "not measured")
+                    .Append(" | ").Append(Detail(target.Detail))
+                    .Append(" |\n");
+            sb.Append('\n');
+        }
+        sb.Append("</details>\n\n");
+    }
+
+    private static string Benchmark(ReportRow row) =>
+        MarkdownText.Escape(row.Benchmark) + (row.Outcome == RowOutcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
+
+    private static string Target(ReportTarget target) =>
+        MarkdownText.Escape(target.Name, 120) + (target.State == TargetState.Fail && target.Acknowledged ? " _(acknowledged)_" : "");
+
+    private static string Detail(string? detail) => string.IsNullOrEmpty(detail) ? "—" : MarkdownText.Escape(detail, 200);
+
+    private static string Outcome(ReportRow row)
+    {
+        var outcome = row.Outcome == RowOutcome.NoChange ? "unchanged" : "inconclusive";
+        return string.IsNullOrEmpty(row.Reason) ? outcome : $"{outcome}: {MarkdownText.Escape(row.Reason, 120)}";
+    }
+}

@@ -1,0 +1,37 @@
+namespace PerfService.Core.Reports;
+
+public enum CommitStatusState { Pending, Success, Failure }
+
+/// <summary>
+/// The commit status a report stands for: pending while a profile still runs, failure while an unacknowledged
+/// regression or failed target remains, success otherwise. GitHub allows 140 characters of description.
+/// </summary>
+public sealed record CommitStatusSummary(CommitStatusState State, string Description)
+{
+    public const int MaxDescriptionLength = 140;
+
+    public static CommitStatusSummary From(PullRequestReport report)
+    {
+        var counts = ReportCounts.Of(report);
+        var (state, text) = report.PendingProfiles.Count > 0
+            ? (CommitStatusState.Pending, PendingText(report, counts))
+            : counts.Blocking > 0
+                ? (CommitStatusState.Failure, $"{counts.Describe()}; acknowledge in PerfService to accept")
+                : (CommitStatusState.Success, counts.IsEmpty ? "No benchmark results to compare" : counts.Describe());
+        return new CommitStatusSummary(state, Shorten(text));
+    }
+
+    private static string PendingText(PullRequestReport report, ReportCounts counts)
+    {
+        var running = $"Benchmarking on {string.Join(", ", report.PendingProfiles)}";
+        return counts.IsEmpty ? running : $"{running}; so far {counts.Describe()}";
+    }
+
+    private static string Shorten(string text)
+    {
+        if (text.Length <= MaxDescriptionLength) return text;
+        var end = MaxDescriptionLength - 1;
+        if (char.IsHighSurrogate(text[end - 1])) end--;
+        return text[..end].TrimEnd() + "…";
+    }
+}

@@ -1,0 +1,22 @@
+using Hangfire;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Data;
+
+namespace PerfService.Background;
+
+/// <summary>
+/// Deletes raw uploads older than <c>Retention:ArtifactDays</c> (default 90). Results and samples stay: they are what
+/// history and comparisons read; the raw files only matter for re-parsing recent runs.
+/// </summary>
+[DisableConcurrentExecution(timeoutInSeconds: 600)]
+public sealed class ArtifactRetentionJob(PerfDbContext db, IConfiguration configuration, ILogger<ArtifactRetentionJob> logger)
+{
+    public async Task RunAsync(CancellationToken ct)
+    {
+        var days = configuration.GetValue("Retention:ArtifactDays", 90);
+        if (days <= 0) return;
+        var cutoff = DateTimeOffset.UtcNow.AddDays(-days);
+        var deleted = await db.Artifacts.Where(a => a.CreatedAt < cutoff).ExecuteDeleteAsync(ct);
+        if (deleted > 0) logger.LogInformation("Deleted {Count} raw artifacts older than {Days} days", deleted, days);
+    }
+}

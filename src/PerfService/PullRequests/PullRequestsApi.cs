@@ -1,0 +1,35 @@
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+
+namespace PerfService.PullRequests;
+
+/// <summary>GitHub in (webhook: jobs for pull requests and default-branch pushes) and out (comment and commit status).</summary>
+public static class PullRequestsApi
+{
+    public static WebApplicationBuilder AddPullRequests(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<GitHubOptions>().BindConfiguration(GitHubOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<GitHubOptions>, GitHubOptionsValidator>();
+        builder.Services.TryAddSingleton(TimeProvider.System);
+        builder.Services.AddSingleton<GitHubAppJwt>();
+        builder.Services.AddSingleton<GitHubClientProvider>();
+        builder.Services.AddSingleton<GitHubRetry>();
+        builder.Services.AddScoped<WebhookDispatcher>();
+        builder.Services.AddScoped<PullRequestPublisher>();
+        builder.Services.AddScoped<PublishOnChange>();
+        builder.Services.AddScoped<Comparison.IPullRequestListener>(sp => sp.GetRequiredService<PublishOnChange>());
+        builder.Services.AddScoped<Dashboard.IAlertStateListener>(sp => sp.GetRequiredService<PublishOnChange>());
+        builder.Services.AddTransient<PullRequestPublishJob>();
+        // The real source is registered by the comparison feature (AddScoped after this call wins).
+        builder.Services.TryAddScoped<IPullRequestReportSource, NoPullRequestReports>();
+        return builder;
+    }
+
+    public static RouteGroupBuilder MapPullRequestsApi(this IEndpointRouteBuilder app)
+    {
+        var github = app.MapGroup("/api/v1/github").WithTags("GitHub");
+        // Authenticated by the delivery's HMAC signature, not by a PerfService token.
+        github.MapPost("/webhook", GitHubWebhook.Receive).AllowAnonymous();
+        return github;
+    }
+}

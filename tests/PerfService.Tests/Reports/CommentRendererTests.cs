@@ -1,0 +1,122 @@
+using System.Globalization;
+using PerfService.Core.Reports;
+
+namespace PerfService.Tests.Reports;
+
+public class CommentRendererTests
+{
+    public CommentRendererTests() => CultureInfo.CurrentCulture = CultureInfo.CurrentUICulture = CultureInfo.InvariantCulture;
+
+    [Fact]
+    public void Typical() => Snapshot.Match(CommentRenderer.Render(SampleReports.Typical()), "typical");
+
+    [Fact]
+    public void Empty_while_profiles_are_pending() => Snapshot.Match(CommentRenderer.Render(SampleReports.Empty()), "empty");
+
+    [Fact]
+    public void Mixed_profiles() => Snapshot.Match(CommentRenderer.Render(SampleReports.MixedProfiles()), "mixed-profiles");
+
+    [Fact]
+    public void Hostile_names_are_escaped()
+    {
+        var text = CommentRenderer.Render(SampleReports.Hostile());
+        Snapshot.Match(text, "hostile");
+
+        Assert.DoesNotContain("<script", text);
+        Assert.DoesNotContain("<img", text);
+        Assert.DoesNotContain("<b>", text);
+        Assert.DoesNotContain("<details open", text);
+        Assert.DoesNotMatch(@"(?<!\\)\]\(javascript", text);
+        Assert.DoesNotContain("@octocat", text);
+        Assert.DoesNotContain('\u202E', text);
+        // Only our own marker, as the last line; the one in a benchmark name is inert text.
+        Assert.Single(text.Split('\n'), l => l.Contains("<!--", StringComparison.Ordinal));
+        Assert.EndsWith(CommentRenderer.Marker("demo"), text);
+        // Every table row keeps its column count: no name can add or split cells.
+        foreach (var table in Tables(text))
+            Assert.All(table, row => Assert.Equal(CountCells(table[0]), CountCells(row)));
+    }
+
+    [Fact]
+    public void Huge_reports_are_cut_under_the_limit_and_keep_every_regression()
+    {
+        var report = SampleReports.Huge();
+        var text = CommentRenderer.Render(report);
+
+        Assert.InRange(text.Length, 40_000, CommentRenderer.GitHubMaxLength);
+        foreach (var regression in report.Rows.Where(r => r.Outcome == RowOutcome.Regression))
+            Assert.Contains(MarkdownText.Escape(regression.Benchmark), text);
+        Assert.Contains("Target 4", text);
+        Assert.Matches(@"_… and \d+ more rows: see the \[dashboard\]\(https://perf\.example\.com/projects/demo/pulls/42\)\._", text);
+        Assert.Contains("**50 regressions, 30 improvements, 4920 unchanged, 5 failed targets**", text);
+        Assert.EndsWith(CommentRenderer.Marker("demo"), text);
+    }
+
+    [Fact]
+    public void Huge_report_cut_to_a_small_limit()
+    {
+        var text = CommentRenderer.Render(SampleReports.Huge(), maxLength: 3_000);
+        Assert.True(text.Length <= 3_000, $"{text.Length} characters");
+        Snapshot.Match(text, "huge-3000");
+    }
+
+    [Fact]
+    public void Any_report_fits_any_limit()
+    {
+        var random = new Random(6);
+        for (var i = 0; i < 40; i++)
+        {
+            var report = SampleReports.Huge(random.Next(0, 400)) with
+            {
+                PendingProfiles = random.Next(2) == 0 ? [] : ["m1-pro"],
+                DashboardUrl = random.Next(2) == 0 ? null : SampleReports.Dashboard,
+            };
+            var limit = random.Next(1_000, 20_000);
+            var text = CommentRenderer.Render(report, limit);
+            Assert.True(text.Length <= limit, $"{text.Length} > {limit}");
+            Assert.True(CommentRenderer.HasMarker(text, "demo"));
+        }
+    }
+
+    [Fact]
+    public void Rendering_is_deterministic() =>
+        Assert.Equal(CommentRenderer.Render(SampleReports.Huge()), CommentRenderer.Render(SampleReports.Huge()));
+
+    [Fact]
+    public void The_marker_counts_only_as_the_last_line()
+    {
+        Assert.True(CommentRenderer.HasMarker("text\n\n<!-- perfservice:project=demo -->\r\n", "demo"));
+        Assert.False(CommentRenderer.HasMarker("<!-- perfservice:project=demo -->\nquoted by someone", "demo"));
+        Assert.False(CommentRenderer.HasMarker("text\n<!-- perfservice:project=demo2 -->", "demo"));
+        Assert.False(CommentRenderer.HasMarker(null, "demo"));
+    }
+
+    private static List<List<string>> Tables(string text)
+    {
+        var tables = new List<List<string>>();
+        List<string>? current = null;
+        foreach (var line in text.Split('\n'))
+        {
+            if (line.StartsWith('|'))
+                (current ??= []).Add(line);
+            else if (current is not null)
+            {
+                tables.Add(current);
+                current = null;
+            }
+        }
+        return tables;
+    }
+
+    // A cell boundary is a '|' not escaped by a backslash (an escaped backslash before it does not count).
+    private static int CountCells(string row)
+    {
+        var count = 0;
+        for (var i = 0; i < row.Length; i++)
+        {
+            if (row[i] == '\\') i++;
+            else if (row[i] == '|') count++;
+        }
+        return count;
+    }
+}
