@@ -1,0 +1,71 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace PerfBenches.Shared;
+
+/// <summary>
+/// <c>PERF_SLOWDOWN=name=percent[,name=percent...]</c> makes the named benchmarks slower by about that
+/// percentage, so that a demo or an end-to-end test can plant a regression of known size. A name matches a
+/// benchmark method by its simple name (<c>SelectParallelBounded</c>), by <c>Type.Method</c>
+/// (<c>CoreOperatorsBenchmarks.SelectParallelBounded</c>) or by its class (<c>AdvancedFeaturesBenchmarks</c>,
+/// every method of it). The extra time is added after the real work, inside the measured call, in proportion to how
+/// long the work took, so the measured time rises by the percentage: a precise sleep for all but the last 0.5 ms,
+/// then a spin. (Spinning alone overshoots on a busy machine: a thread that burns its whole time slice gets
+/// descheduled and resumes milliseconds late, turning a planted 25 % into 40-60 %.)
+/// BenchmarkDotNet's child processes inherit the environment, so the switch works in- and out-of-process.
+/// </summary>
+public static class Slowdown
+{
+    public const string Variable = "PERF_SLOWDOWN";
+
+    private static readonly IReadOnlyList<(string Name, double Percent)> _entries =
+        Parse(Environment.GetEnvironmentVariable(Variable));
+
+    public static IReadOnlyList<(string Name, double Percent)> Parse(string? spec)
+    {
+        var result = new List<(string, double)>();
+        if (string.IsNullOrWhiteSpace(spec)) return result;
+        foreach (var entry in spec.Split([',', ';'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            var eq = entry.LastIndexOf('=');
+            if (eq <= 0) continue;
+            var name = entry[..eq].Trim();
+            var text = entry[(eq + 1)..].Trim().TrimEnd('%');
+            if (name.Length == 0 || !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var pct)
+                || !double.IsFinite(pct) || pct <= 0)
+                continue;
+            result.Add((name, pct));
+        }
+        return result;
+    }
+
+    public static double PercentIn(IReadOnlyList<(string Name, double Percent)> entries, string type, string method)
+    {
+        foreach (var (name, pct) in entries)
+            if (name == method || name == type || name == type + "." + method)
+                return pct;
+        return 0;
+    }
+
+    /// <summary>The percentage the switch asks for this benchmark, or 0.</summary>
+    public static double Percent(Type type, string method) => _entries.Count == 0 ? 0 : PercentIn(_entries, type.Name, method);
+
+    /// <summary>Starts timing one invocation of a benchmark; call <see cref="Scope.Stretch"/> when its work is done.</summary>
+    public static Scope Start(Type type, string method) => new(Stopwatch.GetTimestamp(), Percent(type, method));
+
+    public readonly struct Scope(long start, double percent)
+    {
+        public double Percent => percent;
+
+        /// <summary>Waits until the invocation has taken (1 + percent/100) times the time its work took.</summary>
+        public void Stretch()
+        {
+            if (percent <= 0) return;
+            var now = Stopwatch.GetTimestamp();
+            var until = start + (long)((now - start) * (1 + percent / 100));
+            var spinTail = Stopwatch.Frequency / 2000; // 0.5 ms
+            if (until - now > 2 * spinTail) PreciseSleep.For(until - now - spinTail);
+            while (Stopwatch.GetTimestamp() < until) Thread.SpinWait(10);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+using PerfBenches.Shared;
+
+// dotnet run -c Release -- --filter '*'            full run (BenchmarkDotNet's default job, out of process)
+// dotnet run -c Release -- --filter '*' --quick    short in-process job and shortened [Params] series
+// PERF_BENCH_PG=<Npgsql connection string> adds the PostgreSQL provider.
+return BenchRunner.Run(typeof(Program).Assembly, args);

@@ -1,0 +1,3 @@
+module perfbench
+
+go 1.19
