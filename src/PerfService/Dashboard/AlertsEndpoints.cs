@@ -1,0 +1,68 @@
+using System.Security.Claims;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Dashboard;
+
+internal static class AlertsEndpoints
+{
+    /// <summary>Alerts of the visible projects, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged).</summary>
+    public static async Task<Results<Ok<Page<AlertDto>>, ProblemHttpResult>> List(
+        string? project, string? state, string? profile, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user,
+        HttpRequest request, CancellationToken ct)
+    {
+        var alerts = db.Alerts.AsNoTracking();
+        var projects = db.VisibleProjects(user);
+        if (project is not null) projects = projects.Where(p => p.Slug == project);
+        alerts = alerts.Where(a => projects.Any(p => p.Id == a.ProjectId));
+        if (string.Equals(state, "open", StringComparison.OrdinalIgnoreCase))
+            alerts = alerts.Where(a => a.State == AlertState.Active || a.State == AlertState.Acknowledged);
+        else if (!string.IsNullOrEmpty(state))
+        {
+            if (!Enum.TryParse<AlertState>(state, ignoreCase: true, out var s) || int.TryParse(state, out _))
+                return Problems.BadRequest("state is one of active, acknowledged, invalid, fixed, open");
+            alerts = alerts.Where(a => a.State == s);
+        }
+        if (profile is not null) alerts = alerts.Where(a => db.Profiles.Any(p => p.Id == a.ProfileId && p.Name == profile));
+        if (cursor is not null)
+        {
+            if (!Cursor.TryDecodeId(cursor, out var before)) return Problems.BadRequest("cursor is not one this API gave out");
+            alerts = alerts.Where(a => a.Id < before);
+        }
+        var take = Math.Clamp(limit ?? 50, 1, 500);
+        var rows = await Project(db, alerts.OrderByDescending(a => a.Id).Take(take + 1)).ToListAsync(ct);
+        var items = rows.Take(take).ToList();
+        return TypedResults.Ok(new Page<AlertDto>(items, rows.Count > take ? Cursor.NextLink(request, Cursor.Encode(items[^1].Id)) : null));
+    }
+
+    public static async Task<Results<Ok<AlertDetailDto>, ProblemHttpResult>> Get(long id, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
+    {
+        var projects = db.VisibleProjects(user);
+        var detail = await DetailAsync(db, db.Alerts.Where(a => a.Id == id && projects.Any(p => p.Id == a.ProjectId)), ct);
+        return detail is null ? Problems.NotFound($"alert {id} does not exist or is not visible to this token") : TypedResults.Ok(detail);
+    }
+
+    public static Task<Results<Ok<AlertDetailDto>, ProblemHttpResult, ValidationProblem>> SetState(
+        long id, AlertStateRequest request, AlertTriage triage, ClaimsPrincipal user, CancellationToken ct) =>
+        triage.ChangeAsync(id, request, user, ct);
+
+    internal static async Task<AlertDetailDto?> DetailAsync(PerfDbContext db, IQueryable<Alert> alert, CancellationToken ct)
+    {
+        var dto = await Project(db, alert.AsNoTracking()).FirstOrDefaultAsync(ct);
+        if (dto is null) return null;
+        var events = await db.AlertEvents.AsNoTracking().Where(e => e.AlertId == dto.Id).OrderBy(e => e.At).ThenBy(e => e.Id)
+            .Select(e => new { e.Id, e.FromState, e.ToState, e.Actor, e.Reason, e.At }).ToListAsync(ct);
+        return new AlertDetailDto(dto, events.Select(e => new AlertEventDto(e.Id, e.FromState?.ToString(), e.ToState.ToString(), e.Actor, e.Reason, e.At)).ToList());
+    }
+
+    private static IQueryable<AlertDto> Project(PerfDbContext db, IQueryable<Alert> alerts) =>
+        alerts.Select(a => new AlertDto(a.Id,
+            db.Projects.Where(p => p.Id == a.ProjectId).Select(p => p.Slug).First(),
+            a.Kind.ToString(), a.State.ToString(), a.BenchmarkId,
+            db.Benchmarks.Where(b => b.Id == a.BenchmarkId).Select(b => b.Key).FirstOrDefault(),
+            db.Measures.Where(m => m.Id == a.MeasureId).Select(m => m.Name).FirstOrDefault(),
+            db.Profiles.Where(p => p.Id == a.ProfileId).Select(p => p.Name).FirstOrDefault(),
+            a.RunId, a.FromCommit, a.ToCommit, a.Summary, a.IssueUrl, a.CreatedAt, a.UpdatedAt));
+}

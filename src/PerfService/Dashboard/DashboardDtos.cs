@@ -1,0 +1,61 @@
+namespace PerfService.Dashboard;
+
+/// <summary>A page of a list; <paramref name="Next"/> is the URL of the following page, null on the last.</summary>
+public sealed record Page<T>(IReadOnlyList<T> Items, string? Next);
+
+public sealed record MeasureDto(string Name, string Unit, string Direction);
+
+public sealed record ProjectSummaryDto(string Slug, string Name, string DefaultBranch, bool IsPublic, string? RepositoryUrl);
+
+public sealed record LatestRunDto(long RunId, string Profile, string Suite, string Commit, string? Branch, int? PullRequest,
+    DateTimeOffset CreatedAt, int Results, int Errors);
+
+public sealed record FailedTargetDto(long RunId, string Profile, string Name, double? Actual, double? Limit, string? Detail);
+
+public sealed record OverviewDto(ProjectSummaryDto Project, IReadOnlyList<LatestRunDto> LatestRuns, int OpenAlerts,
+    int AcknowledgedAlerts, IReadOnlyList<FailedTargetDto> FailedTargets, IReadOnlyList<string> Branches);
+
+public sealed record BenchmarkItemDto(long Id, string Key, string Name, string Suite, IReadOnlyDictionary<string, string> Parameters,
+    string? Job, IReadOnlyList<MeasureDto> Measures);
+
+public sealed record SeriesPointDto(long RunId, string Commit, DateTimeOffset SeriesAt, double? Value, double? CiLower, double? CiUpper, int SampleCount);
+
+public sealed record SeriesLineDto(string Profile, IReadOnlyList<SeriesPointDto> Points);
+
+/// <summary>An alert on the series: a regression, a change point or a missed target, in the commit range after
+/// <paramref name="FromCommit"/> up to <paramref name="ToCommit"/> (placed at <paramref name="At"/>, that commit's time).</summary>
+public sealed record SeriesMarkerDto(long AlertId, string Kind, string State, string? Profile, string? FromCommit, string? ToCommit,
+    DateTimeOffset? At, string Summary);
+
+public sealed record SeriesBenchmarkDto(long Id, string Key, string Name, string Suite, IReadOnlyDictionary<string, string> Parameters, string? Job);
+
+public sealed record SeriesDto(SeriesBenchmarkDto Benchmark, MeasureDto Measure, string Branch, IReadOnlyList<SeriesLineDto> Lines,
+    IReadOnlyList<SeriesMarkerDto> Markers, string? Next);
+
+public sealed record RunRowDto(long Id, string Commit, string? Branch, int? PullRequest, string Profile, string Suite, string Role,
+    int Round, long? JobId, DateTimeOffset CreatedAt, int Results, int Errors);
+
+/// <summary><paramref name="Change"/> is relative (0.1 = 10 % more than base), with its confidence interval.</summary>
+public sealed record VerdictDto(long BenchmarkId, string Benchmark, string Measure, string Unit, string Direction, string Profile,
+    string Outcome, double? BaseMedian, double? HeadMedian, double? Change, double? ChangeCiLower, double? ChangeCiUpper,
+    double? PValue, double? AdjustedPValue, double Threshold, int BaseSamples, int HeadSamples, string? Reason);
+
+public sealed record TargetResultDto(long Id, string Name, string Outcome, double? Actual, double? Limit, string? Detail);
+
+public sealed record CompareSideDto(string Spec, string? Commit, string Profile, IReadOnlyList<long> Runs);
+
+public sealed record CompareRowDto(long BenchmarkId, string Benchmark, string Measure, string Unit, string Direction,
+    double? Base, double? Head, double? ChangePercent);
+
+public sealed record CompareDto(CompareSideDto Base, CompareSideDto Head, IReadOnlyList<CompareRowDto> Rows);
+
+public sealed record AlertDto(long Id, string Project, string Kind, string State, long? BenchmarkId, string? Benchmark, string? Measure,
+    string? Profile, long? RunId, string? FromCommit, string? ToCommit, string Summary, string? IssueUrl,
+    DateTimeOffset CreatedAt, DateTimeOffset UpdatedAt);
+
+public sealed record AlertEventDto(long Id, string? FromState, string ToState, string Actor, string? Reason, DateTimeOffset At);
+
+public sealed record AlertDetailDto(AlertDto Alert, IReadOnlyList<AlertEventDto> Events);
+
+/// <summary>Triage of an alert: <paramref name="State"/> is active, acknowledged, invalid or fixed.</summary>
+public sealed record AlertStateRequest(string? State, string? Reason, string? IssueUrl);

@@ -1,0 +1,40 @@
+namespace PerfService.Dashboard;
+
+/// <summary>Wires the read API, the OpenAPI document, rate limiting and the static dashboard into the service.</summary>
+public static class DashboardSetup
+{
+    public static WebApplicationBuilder AddDashboard(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddDashboardRateLimiting();
+        builder.Services.AddOpenApi();
+        builder.Services.AddSingleton<RunShaCache>();
+        builder.Services.AddScoped<SeriesQuery>();
+        builder.Services.AddScoped<CompareQuery>();
+        builder.Services.AddScoped<AlertTriage>();
+        return builder;
+    }
+
+    public static WebApplication MapDashboard(this WebApplication app)
+    {
+        // Added after authentication in Program.cs, so the limiter can partition by token.
+        app.UseRateLimiter();
+
+        var files = new StaticFileOptions
+        {
+            OnPrepareResponse = ctx =>
+            {
+                SecurityHeaders.Apply(ctx.Context.Response);
+                // Modules are not fingerprinted: revalidate (cheap, ETag) so a deploy is picked up at once.
+                ctx.Context.Response.Headers.CacheControl = "no-cache";
+            },
+        };
+        app.UseDefaultFiles();
+        app.UseStaticFiles(files);
+
+        app.MapOpenApi();
+        app.MapDashboardApi();
+        app.MapDashboardPages();
+        return app;
+    }
+}

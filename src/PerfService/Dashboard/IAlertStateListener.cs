@@ -1,0 +1,10 @@
+namespace PerfService.Dashboard;
+
+/// <summary>
+/// Told after an alert's state changed through triage (the change is already committed). Register any number with DI
+/// (e.g. to re-publish the pull-request comment); a listener that throws is logged and does not undo the change.
+/// </summary>
+public interface IAlertStateListener
+{
+    Task OnAlertChangedAsync(long alertId, CancellationToken ct);
+}

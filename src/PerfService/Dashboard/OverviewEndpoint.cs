@@ -1,0 +1,77 @@
+using System.Security.Claims;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Dashboard;
+
+internal static class OverviewEndpoint
+{
+    // runs has no (project, profile, suite, time) index, so "latest per profile and suite" looks at a bounded window
+    // of the project's newest runs (an index range scan on (project_id, created_at)) instead of all of them.
+    private const int RecentRuns = 5000;
+
+    public static async Task<Results<Ok<OverviewDto>, ProblemHttpResult>> Get(
+        string slug, PerfDbContext db, NpgsqlDataSource dataSource, ClaimsPrincipal user, CancellationToken ct)
+    {
+        var project = await db.FindProjectAsync(user, slug, ct);
+        if (project is null) return Problems.ProjectNotFound(slug);
+
+        var latest = await LatestRunsAsync(dataSource, project.Id, ct);
+        var runIds = latest.Select(r => r.RunId).ToList();
+        var failed = await db.TargetResults.AsNoTracking()
+            .Where(t => runIds.Contains(t.RunId) && t.Outcome == TargetOutcomeKind.Fail)
+            .OrderBy(t => t.RunId).ThenBy(t => t.Name)
+            .Select(t => new { t.RunId, t.Name, t.Actual, t.Limit, t.Detail })
+            .ToListAsync(ct);
+        var profileOf = latest.ToDictionary(r => r.RunId, r => r.Profile);
+        var alerts = await db.Alerts.AsNoTracking().Where(a => a.ProjectId == project.Id && (a.State == AlertState.Active || a.State == AlertState.Acknowledged))
+            .GroupBy(a => a.State).Select(g => new { State = g.Key, Count = g.Count() }).ToListAsync(ct);
+        var branches = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id).OrderBy(b => b.Name).Select(b => b.Name).ToListAsync(ct);
+
+        return TypedResults.Ok(new OverviewDto(
+            new ProjectSummaryDto(project.Slug, project.Name, project.DefaultBranch, project.IsPublic, project.RepositoryUrl),
+            latest,
+            alerts.Where(a => a.State == AlertState.Active).Sum(a => a.Count),
+            alerts.Where(a => a.State == AlertState.Acknowledged).Sum(a => a.Count),
+            failed.Select(t => new FailedTargetDto(t.RunId, profileOf[t.RunId], t.Name, t.Actual, t.Limit, t.Detail)).ToList(),
+            branches));
+    }
+
+    private static async Task<List<LatestRunDto>> LatestRunsAsync(NpgsqlDataSource dataSource, long projectId, CancellationToken ct)
+    {
+        await using var cmd = dataSource.CreateCommand("""
+            WITH recent AS (
+                SELECT id, profile_id, suite_id, commit_id, branch_id, pull_request, created_at
+                FROM runs
+                WHERE project_id = $1 AND role = 'head'
+                ORDER BY created_at DESC, id DESC
+                LIMIT $2
+            ), latest AS (
+                SELECT DISTINCT ON (profile_id, suite_id) *
+                FROM recent
+                ORDER BY profile_id, suite_id, created_at DESC, id DESC
+            )
+            SELECT l.id, p.name, s.name, c.sha, b.name, l.pull_request, l.created_at,
+                   (SELECT count(*) FROM results x WHERE x.run_id = l.id)::int,
+                   (SELECT count(*) FROM results x WHERE x.run_id = l.id AND x.error IS NOT NULL)::int
+            FROM latest l
+            JOIN profiles p ON p.id = l.profile_id
+            JOIN suites s ON s.id = l.suite_id
+            JOIN commits c ON c.id = l.commit_id
+            LEFT JOIN branches b ON b.id = l.branch_id
+            ORDER BY p.name, s.name
+            """);
+        cmd.Parameters.Add(new() { Value = projectId });
+        cmd.Parameters.Add(new() { Value = RecentRuns });
+        var rows = new List<LatestRunDto>();
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        while (await reader.ReadAsync(ct))
+            rows.Add(new LatestRunDto(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), reader.GetString(3),
+                reader.IsDBNull(4) ? null : reader.GetString(4), reader.IsDBNull(5) ? null : reader.GetInt32(5),
+                reader.GetFieldValue<DateTimeOffset>(6), reader.GetInt32(7), reader.GetInt32(8)));
+        return rows;
+    }
+}

@@ -1,0 +1,83 @@
+using System.Security.Claims;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Data;
+
+namespace PerfService.Dashboard;
+
+internal static class RunsEndpoints
+{
+    /// <summary>A project's runs, newest first (by arrival; the cursor is the last row's time and id). <c>pr</c> narrows to one pull request.</summary>
+    public static async Task<Results<Ok<Page<RunRowDto>>, ContentHttpResult, ProblemHttpResult>> List(
+        string slug, int? pr, string? cursor, int? limit, string? format, PerfDbContext db, ClaimsPrincipal user, HttpRequest request,
+        CancellationToken ct)
+    {
+        var project = await db.FindProjectAsync(user, slug, ct);
+        if (project is null) return Problems.ProjectNotFound(slug);
+        var take = Math.Clamp(limit ?? 50, 1, 1000);
+        var runs = db.Runs.AsNoTracking().Where(r => r.ProjectId == project.Id);
+        if (pr is not null) runs = runs.Where(r => r.PullRequest == pr);
+        if (cursor is not null)
+        {
+            if (!Cursor.TryDecodeTimeAndId(cursor, out var at, out var id)) return Problems.BadRequest("cursor is not one this API gave out");
+            runs = runs.Where(r => r.CreatedAt < at || (r.CreatedAt == at && r.Id < id));
+        }
+        var rows = await runs.OrderByDescending(r => r.CreatedAt).ThenByDescending(r => r.Id).Take(take + 1)
+            .Select(r => new RunRowDto(r.Id,
+                db.Commits.Where(c => c.Id == r.CommitId).Select(c => c.Sha).First(),
+                db.Branches.Where(b => b.Id == r.BranchId).Select(b => b.Name).FirstOrDefault(),
+                r.PullRequest,
+                db.Profiles.Where(p => p.Id == r.ProfileId).Select(p => p.Name).First(),
+                db.Suites.Where(s => s.Id == r.SuiteId).Select(s => s.Name).First(),
+                r.Role, r.Round, r.JobId, r.CreatedAt,
+                db.Results.Count(x => x.RunId == r.Id),
+                db.Results.Count(x => x.RunId == r.Id && x.Error != null)))
+            .ToListAsync(ct);
+        var items = rows.Take(take).ToList();
+        var next = rows.Count > take ? Cursor.NextLink(request, Cursor.Encode(items[^1].CreatedAt, items[^1].Id)) : null;
+
+        if (Csv.Wanted(request, format))
+        {
+            var csv = new Csv("id", "commit", "branch", "pull_request", "profile", "suite", "role", "round", "job_id", "created_at", "results", "errors");
+            foreach (var r in items)
+                csv.Row(r.Id, r.Commit, r.Branch, r.PullRequest, r.Profile, r.Suite, r.Role, r.Round, r.JobId, r.CreatedAt, r.Results, r.Errors);
+            if (next is not null) request.HttpContext.Response.Headers.Link = $"<{next}>; rel=\"next\"";
+            return TypedResults.Text(csv.ToString(), "text/csv; charset=utf-8");
+        }
+        return TypedResults.Ok(new Page<RunRowDto>(items, next));
+    }
+
+    /// <summary>The verdicts of the job the run belongs to (what the pull-request comment shows); none for a run without a job.</summary>
+    public static async Task<Results<Ok<List<VerdictDto>>, ProblemHttpResult>> Verdicts(long id, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
+    {
+        var run = await VisibleRunAsync(db, user, id, ct);
+        if (run is null) return Problems.NotFound($"run {id} does not exist or is not visible to this token");
+        if (run.JobId is not { } jobId) return TypedResults.Ok(new List<VerdictDto>());
+        var verdicts = await (
+                from v in db.Verdicts.AsNoTracking()
+                join b in db.Benchmarks on v.BenchmarkId equals b.Id
+                join m in db.Measures on v.MeasureId equals m.Id
+                join p in db.Profiles on v.ProfileId equals p.Id
+                where v.JobId == jobId
+                orderby b.Key, m.Name
+                select new { v, b.Key, m.Name, m.Unit, m.Direction, Profile = p.Name })
+            .ToListAsync(ct);
+        return TypedResults.Ok(verdicts.Select(x => new VerdictDto(x.v.BenchmarkId, x.Key, x.Name, x.Unit, x.Direction.ToString(), x.Profile,
+            x.v.Outcome.ToString(), x.v.BaseMedian, x.v.HeadMedian, x.v.Change, x.v.ChangeCiLower, x.v.ChangeCiUpper, x.v.PValue,
+            x.v.AdjustedPValue, x.v.Threshold, x.v.BaseSamples, x.v.HeadSamples, x.v.Reason)).ToList());
+    }
+
+    public static async Task<Results<Ok<List<TargetResultDto>>, ProblemHttpResult>> Targets(long id, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
+    {
+        if (await VisibleRunAsync(db, user, id, ct) is null) return Problems.NotFound($"run {id} does not exist or is not visible to this token");
+        var targets = await db.TargetResults.AsNoTracking().Where(t => t.RunId == id).OrderBy(t => t.Name)
+            .Select(t => new { t.Id, t.Name, t.Outcome, t.Actual, t.Limit, t.Detail }).ToListAsync(ct);
+        return TypedResults.Ok(targets.Select(t => new TargetResultDto(t.Id, t.Name, t.Outcome.ToString(), t.Actual, t.Limit, t.Detail)).ToList());
+    }
+
+    private static Task<Data.Entities.Run?> VisibleRunAsync(PerfDbContext db, ClaimsPrincipal user, long id, CancellationToken ct)
+    {
+        var projects = db.VisibleProjects(user);
+        return db.Runs.AsNoTracking().Where(r => r.Id == id && projects.Any(p => p.Id == r.ProjectId)).FirstOrDefaultAsync(ct);
+    }
+}

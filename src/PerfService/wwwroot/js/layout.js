@@ -1,0 +1,43 @@
+// What every page shares: the active nav link and the token control (kept in sessionStorage for this tab only).
+import { el, $ } from './dom.js';
+import { getToken, setToken } from './api.js';
+
+export function initLayout() {
+  // Pages answer with and without ".html" (and / is index), so compare bare names.
+  const page = (path) => path.replace(/^\//, '').replace(/\.html$/, '') || 'index';
+  const current = page(location.pathname);
+  for (const link of document.querySelectorAll('nav.main a')) {
+    if (page(link.getAttribute('href')) === current) link.setAttribute('aria-current', 'page');
+  }
+  const slot = $('#token-slot');
+  if (slot) renderToken(slot);
+}
+
+function renderToken(slot) {
+  const button = el('button', { type: 'button', class: 'link', id: 'token-button', onclick: () => askToken().then(() => renderToken(slot)) },
+    getToken() ? 'Token set' : 'Set token');
+  const forget = getToken() ? el('button', { type: 'button', class: 'link', onclick: () => { setToken(''); location.reload(); } }, 'Forget') : null;
+  slot.replaceChildren(button, forget ?? '');
+}
+
+/** Asks for an API token once (a modal dialog) and keeps it for the tab. Resolves with the token or ''. */
+export function askToken(message = 'Paste an API token (scope read or admin). It stays in this tab only.') {
+  return new Promise((resolve) => {
+    const input = el('input', { type: 'password', id: 'token-input', autocomplete: 'off', required: true, placeholder: 'perf_…' });
+    const dialog = el('dialog', { class: 'modal', id: 'token-dialog' },
+      el('form', { method: 'dialog' },
+        el('h2', {}, 'API token'),
+        el('p', {}, message),
+        el('label', {}, 'Token', input),
+        el('div', { class: 'actions' },
+          el('button', { type: 'submit', value: 'cancel', formnovalidate: true, class: 'secondary' }, 'Cancel'),
+          el('button', { type: 'submit', value: 'ok', id: 'token-save' }, 'Save'))));
+    dialog.addEventListener('close', () => {
+      if (dialog.returnValue === 'ok' && input.value.trim()) setToken(input.value);
+      dialog.remove();
+      resolve(getToken());
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}

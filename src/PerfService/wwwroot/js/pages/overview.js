@@ -1,0 +1,58 @@
+// Projects overview: every visible project with its latest run per profile and suite, open alerts and missed targets.
+import { api } from '../api.js';
+import { el, $, clear, showError, shortSha, timeAgo, fmtNumber, badge, outcomeKinds } from '../dom.js';
+import { initLayout } from '../layout.js';
+
+initLayout();
+const container = $('#projects');
+
+try {
+  const projects = await api.projects();
+  if (!projects.length) {
+    clear(container, el('p', { class: 'muted' }, 'No projects yet (or none visible without a token). Create one with POST /api/v1/projects.'));
+  } else {
+    clear(container, ...projects.map((p) => projectCard(p)));
+  }
+} catch (e) {
+  showError(container, e);
+}
+
+function projectCard(project) {
+  const body = el('div', { class: 'card-body' }, el('p', { class: 'muted' }, 'Loading…'));
+  const explore = `explorer.html?${new URLSearchParams({ project: project.slug })}`;
+  const card = el('article', { class: 'card', dataset: { project: project.slug } },
+    el('header', {},
+      el('h2', {}, el('a', { href: explore }, project.name)),
+      project.isPublic ? null : badge('private', { private: 'warn' }),
+      el('span', { class: 'muted' }, project.slug)),
+    body);
+  api.overview(project.slug).then((o) => clear(body, ...overviewBody(o)), (e) => showError(body, e));
+  return card;
+}
+
+function overviewBody(o) {
+  const slug = o.project.slug;
+  const alertsLink = (state, n, label) => el('a', { href: `alerts.html?${new URLSearchParams({ project: slug, state })}`, class: `stat ${n ? `stat-${state}` : ''}` },
+    el('strong', {}, String(n)), label);
+  const stats = el('div', { class: 'stats' },
+    alertsLink('active', o.openAlerts, 'open alerts'),
+    alertsLink('acknowledged', o.acknowledgedAlerts, 'acknowledged'),
+    el('span', { class: `stat ${o.failedTargets.length ? 'stat-active' : ''}` }, el('strong', {}, String(o.failedTargets.length)), 'failed targets'));
+
+  const runs = o.latestRuns.length ? el('table', { class: 'data compact' },
+    el('thead', {}, el('tr', {}, ['Profile', 'Suite', 'Commit', 'Branch', 'When', 'Results'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, o.latestRuns.map((r) => el('tr', {},
+      el('td', {}, r.profile),
+      el('td', {}, r.suite),
+      el('td', {}, el('a', { href: `run.html?id=${r.runId}`, class: 'mono' }, shortSha(r.commit))),
+      el('td', {}, r.pullRequest ? el('a', { href: `pr.html?${new URLSearchParams({ project: slug, pr: r.pullRequest })}` }, `PR #${r.pullRequest}`) : (r.branch ?? '–')),
+      el('td', { title: r.createdAt }, timeAgo(r.createdAt)),
+      el('td', { class: 'num' }, String(r.results), r.errors ? el('span', { class: 'bad' }, ` (${r.errors} failed)`) : null)))))
+    : el('p', { class: 'muted' }, 'No runs yet.');
+
+  const failed = o.failedTargets.length ? el('ul', { class: 'failed-targets' }, o.failedTargets.map((t) => el('li', {},
+    badge('Fail', outcomeKinds), ' ', el('a', { href: `run.html?id=${t.runId}` }, t.name),
+    el('span', { class: 'muted' }, ` on ${t.profile}: ${fmtNumber(t.actual)} vs limit ${fmtNumber(t.limit)}`)))) : null;
+
+  return [stats, el('h3', {}, 'Latest runs'), runs, failed ? el('h3', {}, 'Failed targets') : null, failed];
+}

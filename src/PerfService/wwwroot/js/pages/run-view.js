@@ -1,0 +1,92 @@
+// A run: its verdicts (the same rows as the pull-request comment), its targets and its raw results.
+import { api } from '../api.js';
+import { el, clear, showError, shortSha, fmtNumber, fmtPercent, fmtTime, badge, outcomeKinds } from '../dom.js';
+import { dataTable } from '../table.js';
+
+const pct = (v) => (v === null || v === undefined ? null : v * 100);
+
+export async function renderRun(container, id, { heading = true } = {}) {
+  try {
+    const [detail, verdicts, targets] = await Promise.all([api.run(id), api.verdicts(id), api.targets(id)]);
+    const r = detail.run;
+    const explorer = (benchmarkId, measure) => `explorer.html?${new URLSearchParams({ project: r.project, b: benchmarkId, measure, profile: r.profile })}`;
+    clear(container,
+      heading ? el('h1', {}, `Run #${r.id}`) : null,
+      facts(r),
+      summary(verdicts, targets),
+      section('Verdicts', verdicts.length ? verdictTable(verdicts, explorer) : el('p', { class: 'muted' }, 'No verdicts: this run is not part of a compared job.')),
+      section('Targets', targets.length ? targetTable(targets) : el('p', { class: 'muted' }, 'No targets were evaluated for this run.')),
+      section(`Results (${detail.results.length})`, resultTable(detail.results)));
+  } catch (e) {
+    showError(container, e);
+  }
+}
+
+function facts(r) {
+  const item = (label, ...value) => [el('dt', {}, label), el('dd', {}, ...value)];
+  const compare = r.baseCommit ? el('a', { href: `compare.html?${new URLSearchParams({ project: r.project, base: r.baseCommit, head: `run:${r.id}` })}` }, 'compare with base') : null;
+  return el('dl', { class: 'facts' },
+    item('Project', el('a', { href: `explorer.html?${new URLSearchParams({ project: r.project })}` }, r.project)),
+    item('Commit', el('span', { class: 'mono', title: r.commit }, shortSha(r.commit))),
+    r.baseCommit ? item('Base', el('span', { class: 'mono', title: r.baseCommit }, shortSha(r.baseCommit)), ' ', compare) : null,
+    item('Branch', r.pullRequest ? el('a', { href: `pr.html?${new URLSearchParams({ project: r.project, pr: r.pullRequest })}` }, `PR #${r.pullRequest}`) : (r.branch ?? '–')),
+    item('Profile', r.profile, r.profileMismatch ? badge('mismatch', { mismatch: 'warn' }) : null),
+    item('Suite', `${r.suite} (${r.format})`),
+    item('Agent', r.agent ?? '–'),
+    item('Role', `${r.role}, round ${r.round}`),
+    item('Created', fmtTime(r.createdAt)));
+}
+
+function summary(verdicts, targets) {
+  const count = (rows, key, value) => rows.filter((x) => x[key] === value).length;
+  return el('div', { class: 'stats' },
+    ['Regression', 'Improvement', 'NoChange', 'Inconclusive'].map((o) => el('span', { class: 'stat' }, badge(o, outcomeKinds), ` ${count(verdicts, 'outcome', o)}`)),
+    el('span', { class: 'stat' }, 'targets ', badge('Pass', outcomeKinds), ` ${count(targets, 'outcome', 'Pass')} `, badge('Fail', outcomeKinds), ` ${count(targets, 'outcome', 'Fail')}`));
+}
+
+const section = (title, body) => el('section', {}, el('h2', {}, title), body);
+
+function verdictTable(verdicts, explorer) {
+  const outcomes = [...new Set(verdicts.map((v) => v.outcome))];
+  return dataTable({
+    id: 'verdicts', rows: verdicts, urlKeys: { sort: 'vsort', filter: 'vfilter' },
+    filters: [{ key: 'outcome', label: 'outcomes', options: outcomes.map((o) => [o, o]), test: (v, o) => v.outcome === o }],
+    columns: [
+      { key: 'benchmark', label: 'Benchmark', value: (v) => v.benchmark, render: (v) => el('a', { href: explorer(v.benchmarkId, v.measure) }, v.benchmark) },
+      { key: 'measure', label: 'Measure', value: (v) => v.measure },
+      { key: 'profile', label: 'Profile', value: (v) => v.profile },
+      { key: 'base', label: 'Base → head', class: 'num', value: (v) => v.baseMedian, render: (v) => `${fmtNumber(v.baseMedian)} → ${fmtNumber(v.headMedian, v.unit)}` },
+      { key: 'change', label: 'Change', class: 'num', value: (v) => v.change, render: (v) => fmtPercent(pct(v.change)) },
+      { key: 'ci', label: 'CI', class: 'num', value: (v) => v.changeCiLower, render: (v) => v.changeCiLower === null ? '–' : `[${fmtPercent(pct(v.changeCiLower))}, ${fmtPercent(pct(v.changeCiUpper))}]` },
+      { key: 'p', label: 'p', class: 'num', value: (v) => v.adjustedPValue ?? v.pValue, render: (v) => fmtNumber(v.adjustedPValue ?? v.pValue) },
+      { key: 'outcome', label: 'Outcome', value: (v) => v.outcome, render: (v) => badge(v.outcome, outcomeKinds) },
+    ],
+  });
+}
+
+function targetTable(targets) {
+  return dataTable({
+    id: 'targets', rows: targets,
+    columns: [
+      { key: 'name', label: 'Target', value: (t) => t.name },
+      { key: 'outcome', label: 'Outcome', value: (t) => t.outcome, render: (t) => badge(t.outcome, outcomeKinds) },
+      { key: 'actual', label: 'Actual', class: 'num', value: (t) => t.actual, render: (t) => fmtNumber(t.actual) },
+      { key: 'limit', label: 'Limit', class: 'num', value: (t) => t.limit, render: (t) => fmtNumber(t.limit) },
+      { key: 'detail', label: 'Detail', value: (t) => t.detail ?? '' },
+    ],
+  });
+}
+
+function resultTable(results) {
+  return dataTable({
+    id: 'results', rows: results, urlKeys: { sort: 'rsort', filter: 'rfilter' },
+    columns: [
+      { key: 'benchmark', label: 'Benchmark', value: (r) => r.benchmark },
+      { key: 'measure', label: 'Measure', value: (r) => r.measure },
+      { key: 'value', label: 'Value', class: 'num', value: (r) => r.value, render: (r) => fmtNumber(r.value, r.unit) },
+      { key: 'ci', label: 'CI', class: 'num', value: (r) => r.ciLower, render: (r) => r.ciLower === null ? '–' : `[${fmtNumber(r.ciLower)}, ${fmtNumber(r.ciUpper)}]` },
+      { key: 'n', label: 'N', class: 'num', value: (r) => r.sampleCount },
+      { key: 'error', label: 'Error', value: (r) => r.error ?? '', render: (r) => (r.error ? el('span', { class: 'bad' }, r.error) : '') },
+    ],
+  });
+}

@@ -1,0 +1,173 @@
+using System.Net.Http.Headers;
+using System.Net.Http.Json;
+using System.Text;
+using PerfService.Auth;
+using PerfService.Core.Contracts;
+using PerfService.Dashboard;
+using PerfService.Data.Entities;
+using PerfService.IntegrationTests.Dashboard;
+
+namespace Dashboard.BrowserTests;
+
+public sealed record SeedData(
+    long HaxReads, long XssBenchmark, string XssName, long ChangePointAlert, long TriageAlert, long PrHeadRun, int Verdicts,
+    string ReadToken, string ReadTokenName);
+
+/// <summary>
+/// A project with some history to look at: 14 commits on two profiles with a step at commit 9 (and its change-point
+/// alert), a pull request with verdicts and targets, a benchmark whose name is markup, two agents and some jobs.
+/// </summary>
+public static class BrowserSeed
+{
+    public const string Project = "demo";
+    public const string XssName = "<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">";
+
+    public static async Task<SeedData> SeedAsync(DashboardSite site)
+    {
+        using var admin = await Client(site, Scopes.Admin);
+        (await admin.PostAsJsonAsync("/api/v1/projects", new { slug = Project, name = "Demo service", isPublic = true })).EnsureSuccessStatusCode();
+        using var ingest = await Client(site, Scopes.Ingest);
+        for (var commit = 1; commit <= 14; commit++)
+        {
+            var step = commit >= 9 ? 1.35 : 1.0;
+            await HistorySeed.UploadGoAsync(ingest, Project, commit, factor: step * (1 + 0.03 * Math.Sin(commit * 1.7)));
+            await HistorySeed.UploadGoAsync(ingest, Project, commit, "ryzen-9950x", factor: 0.55 * step * (1 + 0.02 * Math.Cos(commit * 2.3)));
+        }
+        await HistorySeed.UploadBdnAsync(ingest, Project, 14);
+        foreach (var commit in new[] { 13, 14 })
+            await HistorySeed.UploadAsync(ingest, Meta(commit, "custom", "json"), "custom.json", Encoding.UTF8.GetBytes(XssJson(commit)));
+
+        var (hax, xss, timeId, projectId) = await site.WithDbAsync(async db =>
+        {
+            var project = db.Projects.Single(p => p.Slug == Project);
+            var benchmarks = db.Benchmarks.Where(b => db.Suites.Any(s => s.Id == b.SuiteId && s.ProjectId == project.Id));
+            return (benchmarks.Single(b => b.Name.EndsWith("HaxMapReadsOnly")).Id, benchmarks.Single(b => b.Name == XssName).Id,
+                db.Measures.Single(m => m.Name == "time" && m.Unit == "ns").Id, project.Id);
+        });
+        var (changePoint, triage, job) = await site.WithDbAsync(async db =>
+        {
+            var cp = NewAlert(projectId, AlertKind.ChangePoint, hax, timeId, 2, "time +35% from here (change point)");
+            var regression = NewAlert(projectId, AlertKind.Regression, hax, timeId, 1, "time +34% on ryzen-9950x");
+            var prJob = new Job
+            {
+                ProjectId = projectId,
+                Kind = JobKind.PullRequest,
+                Commit = HistorySeed.Sha(20),
+                BaseCommit = HistorySeed.Sha(14),
+                PullRequest = 7,
+                ProfileId = 2,
+                State = JobState.Succeeded,
+                CreatedAt = DateTimeOffset.UtcNow.AddMinutes(-30),
+                Branch = "feature-x"
+            };
+            db.AddRange(cp, regression, prJob);
+            await db.SaveChangesAsync();
+            return (cp.Id, regression.Id, prJob.Id);
+        });
+
+        var head = await HistorySeed.UploadAsync(ingest, Meta(20, "maps", "gobench") with { PullRequest = 7, BaseCommit = HistorySeed.Sha(14), JobId = job, Branch = "feature-x" },
+            HistorySeed.GoFile, HistorySeed.ScaledGo(1.2));
+        var verdicts = await AddVerdictsAndJobsAsync(site, projectId, job, head, timeId);
+        var token = await site.CreateTokenAsync(Scopes.Read);
+        return new SeedData(hax, xss, XssName, changePoint, triage, head, verdicts, token, "test-read");
+    }
+
+    private static async Task<int> AddVerdictsAndJobsAsync(DashboardSite site, long projectId, long jobId, long headRun, long timeId) =>
+        await site.WithDbAsync(async db =>
+        {
+            var goBenchmarks = db.Benchmarks.Where(b => db.Suites.Any(s => s.Id == b.SuiteId && s.ProjectId == projectId && s.Name == "maps")).OrderBy(b => b.Key).ToList();
+            var outcomes = new[] { (VerdictOutcome.Regression, 0.21), (VerdictOutcome.NoChange, 0.004), (VerdictOutcome.Improvement, -0.12),
+                (VerdictOutcome.NoChange, -0.01), (VerdictOutcome.Inconclusive, 0.06), (VerdictOutcome.Regression, 0.09) };
+            for (var i = 0; i < goBenchmarks.Count && i < outcomes.Length; i++)
+            {
+                var (outcome, change) = outcomes[i];
+                db.Verdicts.Add(new Verdict
+                {
+                    JobId = jobId,
+                    ProjectId = projectId,
+                    PullRequest = 7,
+                    BenchmarkId = goBenchmarks[i].Id,
+                    MeasureId = timeId,
+                    ProfileId = 2,
+                    Outcome = outcome,
+                    BaseMedian = 1000 + 100 * i,
+                    HeadMedian = (1000 + 100 * i) * (1 + change),
+                    Change = change,
+                    ChangeCiLower = change - 0.02,
+                    ChangeCiUpper = change + 0.02,
+                    PValue = outcome == VerdictOutcome.NoChange ? 0.4 : 0.001,
+                    AdjustedPValue = outcome == VerdictOutcome.NoChange ? 0.6 : 0.004,
+                    Threshold = 0.05,
+                    BaseSamples = 20,
+                    HeadSamples = 20,
+                    CreatedAt = DateTimeOffset.UtcNow,
+                });
+            }
+            db.TargetResults.AddRange(
+                new TargetResult { RunId = headRun, Name = "reads under 10 µs", Outcome = TargetOutcomeKind.Pass, Actual = 8.9, Limit = 10 },
+                new TargetResult { RunId = headRun, Name = "writes under 20 µs", Outcome = TargetOutcomeKind.Fail, Actual = 23.4, Limit = 20, Detail = "p50 23.4 µs > 20 µs" });
+            var online = new Agent { Name = "bench-01", ProfileId = 2, RegisteredAt = DateTimeOffset.UtcNow.AddDays(-3), LastSeenAt = DateTimeOffset.UtcNow };
+            var offline = new Agent { Name = "bench-02", ProfileId = 1, RegisteredAt = DateTimeOffset.UtcNow.AddDays(-9), LastSeenAt = DateTimeOffset.UtcNow.AddHours(-2) };
+            db.AddRange(online, offline);
+            await db.SaveChangesAsync();
+            var now = DateTimeOffset.UtcNow;
+            db.Jobs.AddRange(
+                new Job { ProjectId = projectId, Kind = JobKind.Baseline, Commit = HistorySeed.Sha(15), ProfileId = 2, State = JobState.Running, AgentId = online.Id, Progress = "suite maps, round 2/5", CreatedAt = now.AddMinutes(-6), StartedAt = now.AddMinutes(-5) },
+                new Job { ProjectId = projectId, Kind = JobKind.PullRequest, Commit = HistorySeed.Sha(21), PullRequest = 8, ProfileId = 2, Priority = 10, State = JobState.Queued, CreatedAt = now.AddMinutes(-2) },
+                new Job { ProjectId = projectId, Kind = JobKind.Baseline, Commit = HistorySeed.Sha(16), ProfileId = 1, State = JobState.Queued, CreatedAt = now.AddMinutes(-1) },
+                new Job
+                {
+                    ProjectId = projectId,
+                    Kind = JobKind.Baseline,
+                    Commit = HistorySeed.Sha(12),
+                    ProfileId = 1,
+                    State = JobState.Failed,
+                    Attempts = 3,
+                    Reason = "go test exited with 2",
+                    Log = "building…\ngo test -bench . -count 20\npanic: boom <b>not markup</b>\nexit status 2",
+                    CreatedAt = now.AddHours(-3),
+                    FinishedAt = now.AddHours(-2)
+                });
+            await db.SaveChangesAsync();
+            return Math.Min(goBenchmarks.Count, outcomes.Length);
+        });
+
+    private static Alert NewAlert(long projectId, AlertKind kind, long benchmark, long measure, long profile, string summary) => new()
+    {
+        ProjectId = projectId,
+        Kind = kind,
+        State = AlertState.Active,
+        BenchmarkId = benchmark,
+        MeasureId = measure,
+        ProfileId = profile,
+        GroupKey = $"{kind}-9",
+        FromCommit = HistorySeed.Sha(8),
+        ToCommit = HistorySeed.Sha(9),
+        Summary = summary,
+        CreatedAt = DateTimeOffset.UtcNow.AddHours(-1),
+        UpdatedAt = DateTimeOffset.UtcNow.AddHours(-1),
+    };
+
+    private static RunMetadata Meta(int commit, string suite, string format) => new()
+    {
+        Project = Project,
+        Commit = HistorySeed.Sha(commit),
+        CommittedAt = HistorySeed.Epoch.AddDays(commit),
+        Branch = "main",
+        Profile = "i7-4790k",
+        Suite = suite,
+        Format = format,
+    };
+
+    private static string XssJson(int commit) => System.Text.Json.JsonSerializer.Serialize(new
+    {
+        results = new[] { new { benchmark = XssName, parameters = new Dictionary<string, string> { ["size"] = "<b>big</b>" }, unit = "ns", samples = new[] { 10.0 + commit, 11.0 + commit, 12.5 + commit } } },
+    });
+
+    private static async Task<HttpClient> Client(DashboardSite site, params string[] scopes)
+    {
+        var client = site.Http();
+        client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", await site.CreateTokenAsync(scopes));
+        return client;
+    }
+}

@@ -1,0 +1,67 @@
+using System.Net.Http.Json;
+using OpenQA.Selenium;
+using PerfService.Dashboard;
+using PerfService.IntegrationTests.Dashboard;
+
+namespace Dashboard.BrowserTests;
+
+[Collection(SiteCollection.Name)]
+public class OtherPagesTests(DashboardSite site)
+{
+    [Fact]
+    public void The_overview_lists_latest_runs_open_alerts_and_failed_targets()
+    {
+        var b = site.Browser;
+        b.Open(site.Url("/"));
+        var card = b.WaitFor("article.card[data-project='demo']", c => c.FindElements(By.CssSelector("table tbody tr")).Count > 0);
+        var profiles = card.FindElements(By.CssSelector("table tbody tr td:first-child")).Select(td => td.Text).ToList();
+        Assert.Contains("i7-4790k", profiles);
+        Assert.Contains("ryzen-9950x", profiles);
+        Assert.Contains("writes under 20 µs", card.Text);
+        Assert.Matches(@"\d+\s*open alerts", card.Text);
+        Assert.Empty(b.Errors());
+        b.Screenshot("overview");
+    }
+
+    [Fact]
+    public async Task Compare_shows_every_benchmark_of_the_two_commits()
+    {
+        var b = site.Browser;
+        var (baseSha, headSha) = (HistorySeed.Sha(1), HistorySeed.Sha(14));
+        b.Open(site.Url($"/compare.html?project=demo&base={baseSha}&head={headSha}&profile=i7-4790k"));
+        b.WaitFor("#compare-table tbody tr");
+        var api = (await site.Http().GetFromJsonAsync<CompareDto>($"/api/v1/projects/demo/compare?base={baseSha}&head={headSha}&profile=i7-4790k"))!;
+        Assert.Equal(api.Rows.Count, b.Driver.FindElements(By.CssSelector("#compare-table tbody tr")).Count);
+        Assert.Empty(b.Errors());
+        b.Screenshot("compare");
+    }
+
+    [Fact]
+    public void Agents_show_who_is_online_the_queue_and_failure_logs()
+    {
+        var b = site.Browser;
+        b.Open(site.Url("/agents.html"));
+        var agents = b.WaitFor("#agent-table");
+        var rows = agents.FindElements(By.CssSelector("tbody tr")).Select(r => r.Text).ToList();
+        Assert.Contains(rows, r => r.Contains("bench-01") && r.Contains("online"));
+        Assert.Contains(rows, r => r.Contains("bench-02") && r.Contains("offline"));
+        Assert.Equal(2, b.Driver.FindElements(By.CssSelector("#queue tbody tr")).Count);
+        Assert.Contains("suite maps, round 2/5", b.WaitFor("#running").Text);
+        b.WaitFor("#failures button").Click();
+        var log = b.WaitFor("#failures pre.log", p => p.Displayed && p.Text.Length > 0);
+        Assert.Contains("panic: boom <b>not markup</b>", log.Text);
+        Assert.Empty(b.Errors());
+        b.Screenshot("agents");
+    }
+
+    [Fact]
+    public void The_api_page_renders_the_openapi_document()
+    {
+        var b = site.Browser;
+        b.Open(site.Url("/api.html"));
+        b.WaitFor(".operation");
+        Assert.Contains("/api/v1/projects/{slug}/series", b.Driver.FindElement(By.Id("apidocs")).Text);
+        Assert.Empty(b.Errors());
+        b.Screenshot("api");
+    }
+}
