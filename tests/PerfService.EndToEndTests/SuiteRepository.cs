@@ -39,6 +39,10 @@ public static class SuiteRepository
             version = "0.1.0"
             edition = "2021"
 
+            # The lib has no benches; without this, criterion's flags after `--` would reach libtest and be refused.
+            [lib]
+            bench = false
+
             [dev-dependencies]
             criterion = "0.3"
 
@@ -68,8 +72,9 @@ public static class SuiteRepository
             using BenchmarkDotNet.Attributes;
             using BenchmarkDotNet.Running;
 
-            BenchmarkSwitcher.FromAssembly(typeof(SmallBench).Assembly).Run(args, BenchmarkDotNet.Configs.DefaultConfig.Instance
-                .AddExporter(BenchmarkDotNet.Exporters.Json.JsonExporter.Full));
+            BenchmarkSwitcher.FromAssembly(typeof(SmallBench).Assembly).Run(args,
+                BenchmarkDotNet.Configs.ManualConfig.Create(BenchmarkDotNet.Configs.DefaultConfig.Instance)
+                    .AddExporter(BenchmarkDotNet.Exporters.Json.JsonExporter.Full));
 
             [MemoryDiagnoser]
             public class SmallBench

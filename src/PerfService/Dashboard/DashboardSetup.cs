@@ -5,6 +5,9 @@ public static class DashboardSetup
 {
     public static WebApplicationBuilder AddDashboard(this WebApplicationBuilder builder)
     {
+        // Run from a build (./perf serve, the demo) rather than a publish, the pages stay in the project's wwwroot and
+        // the build's static-web-assets manifest says where; ASP.NET Core reads it by itself only in Development.
+        if (!Directory.Exists(Path.Combine(builder.Environment.ContentRootPath, "wwwroot"))) builder.WebHost.UseStaticWebAssets();
         builder.Services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddDashboardRateLimiting();
         builder.Services.AddOpenApi();

@@ -4,6 +4,8 @@ using Npgsql.EntityFrameworkCore.PostgreSQL.Metadata;
 
 #nullable disable
 
+#pragma warning disable CA1814 // Prefer jagged arrays over multidimensional
+
 namespace PerfService.Migrations.Migrations
 {
     /// <inheritdoc />
@@ -32,6 +34,7 @@ namespace PerfService.Migrations.Migrations
                 columns: table => new
                 {
                     id = table.Column<long>(type: "bigint", nullable: false)
+                        .Annotation("Npgsql:IdentitySequenceOptions", "'100', '1', '', '', 'False', '1'")
                         .Annotation("Npgsql:ValueGenerationStrategy", NpgsqlValueGenerationStrategy.IdentityByDefaultColumn),
                     name = table.Column<string>(type: "character varying(100)", maxLength: 100, nullable: false),
                     cpu_model = table.Column<string>(type: "text", nullable: true),
@@ -61,6 +64,21 @@ namespace PerfService.Migrations.Migrations
                 constraints: table =>
                 {
                     table.PrimaryKey("pk_projects", x => x.id);
+                });
+
+            migrationBuilder.CreateTable(
+                name: "webhook_deliveries",
+                columns: table => new
+                {
+                    id = table.Column<long>(type: "bigint", nullable: false)
+                        .Annotation("Npgsql:ValueGenerationStrategy", NpgsqlValueGenerationStrategy.IdentityByDefaultColumn),
+                    delivery_id = table.Column<string>(type: "character varying(100)", maxLength: 100, nullable: false),
+                    @event = table.Column<string>(name: "event", type: "character varying(64)", maxLength: 64, nullable: false),
+                    received_at = table.Column<DateTimeOffset>(type: "timestamp with time zone", nullable: false)
+                },
+                constraints: table =>
+                {
+                    table.PrimaryKey("pk_webhook_deliveries", x => x.id);
                 });
 
             migrationBuilder.CreateTable(
@@ -101,6 +119,31 @@ namespace PerfService.Migrations.Migrations
                     table.PrimaryKey("pk_commits", x => x.id);
                     table.ForeignKey(
                         name: "fk_commits_projects_project_id",
+                        column: x => x.project_id,
+                        principalTable: "projects",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                });
+
+            migrationBuilder.CreateTable(
+                name: "pull_request_comments",
+                columns: table => new
+                {
+                    id = table.Column<long>(type: "bigint", nullable: false)
+                        .Annotation("Npgsql:ValueGenerationStrategy", NpgsqlValueGenerationStrategy.IdentityByDefaultColumn),
+                    project_id = table.Column<long>(type: "bigint", nullable: false),
+                    pull_request = table.Column<int>(type: "integer", nullable: false),
+                    git_hub_comment_id = table.Column<long>(type: "bigint", nullable: true),
+                    body_hash = table.Column<string>(type: "character varying(64)", maxLength: 64, nullable: true),
+                    head_commit = table.Column<string>(type: "character varying(64)", maxLength: 64, nullable: true),
+                    last_state = table.Column<string>(type: "character varying(16)", maxLength: 16, nullable: true),
+                    updated_at = table.Column<DateTimeOffset>(type: "timestamp with time zone", nullable: false)
+                },
+                constraints: table =>
+                {
+                    table.PrimaryKey("pk_pull_request_comments", x => x.id);
+                    table.ForeignKey(
+                        name: "fk_pull_request_comments_projects_project_id",
                         column: x => x.project_id,
                         principalTable: "projects",
                         principalColumn: "id",
@@ -237,6 +280,50 @@ namespace PerfService.Migrations.Migrations
                 });
 
             migrationBuilder.CreateTable(
+                name: "series_states",
+                columns: table => new
+                {
+                    id = table.Column<long>(type: "bigint", nullable: false)
+                        .Annotation("Npgsql:ValueGenerationStrategy", NpgsqlValueGenerationStrategy.IdentityByDefaultColumn),
+                    benchmark_id = table.Column<long>(type: "bigint", nullable: false),
+                    measure_id = table.Column<long>(type: "bigint", nullable: false),
+                    profile_id = table.Column<long>(type: "bigint", nullable: false),
+                    branch_id = table.Column<long>(type: "bigint", nullable: false),
+                    state = table.Column<string>(type: "jsonb", nullable: false),
+                    last_series_at = table.Column<DateTimeOffset>(type: "timestamp with time zone", nullable: false),
+                    last_result_id = table.Column<long>(type: "bigint", nullable: false),
+                    updated_at = table.Column<DateTimeOffset>(type: "timestamp with time zone", nullable: false)
+                },
+                constraints: table =>
+                {
+                    table.PrimaryKey("pk_series_states", x => x.id);
+                    table.ForeignKey(
+                        name: "fk_series_states_benchmarks_benchmark_id",
+                        column: x => x.benchmark_id,
+                        principalTable: "benchmarks",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                    table.ForeignKey(
+                        name: "fk_series_states_branches_branch_id",
+                        column: x => x.branch_id,
+                        principalTable: "branches",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                    table.ForeignKey(
+                        name: "fk_series_states_measures_measure_id",
+                        column: x => x.measure_id,
+                        principalTable: "measures",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                    table.ForeignKey(
+                        name: "fk_series_states_profiles_profile_id",
+                        column: x => x.profile_id,
+                        principalTable: "profiles",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                });
+
+            migrationBuilder.CreateTable(
                 name: "jobs",
                 columns: table => new
                 {
@@ -361,6 +448,68 @@ namespace PerfService.Migrations.Migrations
                         name: "fk_runs_suites_suite_id",
                         column: x => x.suite_id,
                         principalTable: "suites",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                });
+
+            migrationBuilder.CreateTable(
+                name: "verdicts",
+                columns: table => new
+                {
+                    id = table.Column<long>(type: "bigint", nullable: false)
+                        .Annotation("Npgsql:ValueGenerationStrategy", NpgsqlValueGenerationStrategy.IdentityByDefaultColumn),
+                    job_id = table.Column<long>(type: "bigint", nullable: false),
+                    project_id = table.Column<long>(type: "bigint", nullable: false),
+                    pull_request = table.Column<int>(type: "integer", nullable: true),
+                    benchmark_id = table.Column<long>(type: "bigint", nullable: false),
+                    measure_id = table.Column<long>(type: "bigint", nullable: false),
+                    profile_id = table.Column<long>(type: "bigint", nullable: false),
+                    outcome = table.Column<string>(type: "character varying(32)", maxLength: 32, nullable: false),
+                    base_median = table.Column<double>(type: "double precision", nullable: true),
+                    head_median = table.Column<double>(type: "double precision", nullable: true),
+                    change = table.Column<double>(type: "double precision", nullable: true),
+                    change_ci_lower = table.Column<double>(type: "double precision", nullable: true),
+                    change_ci_upper = table.Column<double>(type: "double precision", nullable: true),
+                    p_value = table.Column<double>(type: "double precision", nullable: true),
+                    adjusted_p_value = table.Column<double>(type: "double precision", nullable: true),
+                    threshold = table.Column<double>(type: "double precision", nullable: false),
+                    base_samples = table.Column<int>(type: "integer", nullable: false),
+                    head_samples = table.Column<int>(type: "integer", nullable: false),
+                    reason = table.Column<string>(type: "text", nullable: true),
+                    wants_rerun = table.Column<bool>(type: "boolean", nullable: false),
+                    created_at = table.Column<DateTimeOffset>(type: "timestamp with time zone", nullable: false)
+                },
+                constraints: table =>
+                {
+                    table.PrimaryKey("pk_verdicts", x => x.id);
+                    table.ForeignKey(
+                        name: "fk_verdicts_benchmarks_benchmark_id",
+                        column: x => x.benchmark_id,
+                        principalTable: "benchmarks",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                    table.ForeignKey(
+                        name: "fk_verdicts_jobs_job_id",
+                        column: x => x.job_id,
+                        principalTable: "jobs",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                    table.ForeignKey(
+                        name: "fk_verdicts_measures_measure_id",
+                        column: x => x.measure_id,
+                        principalTable: "measures",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                    table.ForeignKey(
+                        name: "fk_verdicts_profiles_profile_id",
+                        column: x => x.profile_id,
+                        principalTable: "profiles",
+                        principalColumn: "id",
+                        onDelete: ReferentialAction.Cascade);
+                    table.ForeignKey(
+                        name: "fk_verdicts_projects_project_id",
+                        column: x => x.project_id,
+                        principalTable: "projects",
                         principalColumn: "id",
                         onDelete: ReferentialAction.Cascade);
                 });
@@ -546,6 +695,16 @@ namespace PerfService.Migrations.Migrations
                         onDelete: ReferentialAction.Cascade);
                 });
 
+            migrationBuilder.InsertData(
+                table: "profiles",
+                columns: new[] { "id", "arch", "cpu_model", "logical_cores", "name", "physical_cores" },
+                values: new object[,]
+                {
+                    { 1L, "x64", "AMD Ryzen 9 9950X", 32, "ryzen-9950x", 16 },
+                    { 2L, "x64", "Intel Core i7-4790K", 8, "i7-4790k", 4 },
+                    { 3L, "arm64", "Apple M1 Pro", 10, "m1-pro", 10 }
+                });
+
             migrationBuilder.CreateIndex(
                 name: "ix_agents_name",
                 table: "agents",
@@ -654,6 +813,12 @@ namespace PerfService.Migrations.Migrations
                 unique: true);
 
             migrationBuilder.CreateIndex(
+                name: "ix_pull_request_comments_project_id_pull_request",
+                table: "pull_request_comments",
+                columns: new[] { "project_id", "pull_request" },
+                unique: true);
+
+            migrationBuilder.CreateIndex(
                 name: "ix_results_benchmark_id_measure_id_profile_id_branch_id_series",
                 table: "results",
                 columns: new[] { "benchmark_id", "measure_id", "profile_id", "branch_id", "series_at" })
@@ -718,6 +883,27 @@ namespace PerfService.Migrations.Migrations
                 column: "suite_id");
 
             migrationBuilder.CreateIndex(
+                name: "ix_series_states_benchmark_id_measure_id_profile_id_branch_id",
+                table: "series_states",
+                columns: new[] { "benchmark_id", "measure_id", "profile_id", "branch_id" },
+                unique: true);
+
+            migrationBuilder.CreateIndex(
+                name: "ix_series_states_branch_id",
+                table: "series_states",
+                column: "branch_id");
+
+            migrationBuilder.CreateIndex(
+                name: "ix_series_states_measure_id",
+                table: "series_states",
+                column: "measure_id");
+
+            migrationBuilder.CreateIndex(
+                name: "ix_series_states_profile_id",
+                table: "series_states",
+                column: "profile_id");
+
+            migrationBuilder.CreateIndex(
                 name: "ix_suites_project_id_name",
                 table: "suites",
                 columns: new[] { "project_id", "name" },
@@ -754,6 +940,38 @@ namespace PerfService.Migrations.Migrations
                 name: "ix_tokens_project_id",
                 table: "tokens",
                 column: "project_id");
+
+            migrationBuilder.CreateIndex(
+                name: "ix_verdicts_benchmark_id",
+                table: "verdicts",
+                column: "benchmark_id");
+
+            migrationBuilder.CreateIndex(
+                name: "ix_verdicts_job_id_benchmark_id_measure_id",
+                table: "verdicts",
+                columns: new[] { "job_id", "benchmark_id", "measure_id" },
+                unique: true);
+
+            migrationBuilder.CreateIndex(
+                name: "ix_verdicts_measure_id",
+                table: "verdicts",
+                column: "measure_id");
+
+            migrationBuilder.CreateIndex(
+                name: "ix_verdicts_profile_id",
+                table: "verdicts",
+                column: "profile_id");
+
+            migrationBuilder.CreateIndex(
+                name: "ix_verdicts_project_id_pull_request",
+                table: "verdicts",
+                columns: new[] { "project_id", "pull_request" });
+
+            migrationBuilder.CreateIndex(
+                name: "ix_webhook_deliveries_delivery_id",
+                table: "webhook_deliveries",
+                column: "delivery_id",
+                unique: true);
         }
 
         /// <inheritdoc />
@@ -766,10 +984,22 @@ namespace PerfService.Migrations.Migrations
                 name: "artifacts");
 
             migrationBuilder.DropTable(
+                name: "pull_request_comments");
+
+            migrationBuilder.DropTable(
                 name: "results");
 
             migrationBuilder.DropTable(
+                name: "series_states");
+
+            migrationBuilder.DropTable(
                 name: "target_results");
+
+            migrationBuilder.DropTable(
+                name: "verdicts");
+
+            migrationBuilder.DropTable(
+                name: "webhook_deliveries");
 
             migrationBuilder.DropTable(
                 name: "alerts");

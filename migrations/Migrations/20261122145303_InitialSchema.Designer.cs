@@ -12,8 +12,8 @@ using PerfService.Data;
 namespace PerfService.Migrations.Migrations
 {
     [DbContext(typeof(PerfDbContext))]
-    [Migration("20261122133658_SeedProfiles")]
-    partial class SeedProfiles
+    [Migration("20261122145303_InitialSchema")]
+    partial class InitialSchema
     {
         /// <inheritdoc />
         protected override void BuildTargetModel(ModelBuilder modelBuilder)
@@ -683,6 +683,56 @@ namespace PerfService.Migrations.Migrations
                     b.ToTable("projects", (string)null);
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.PullRequestComment", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<string>("BodyHash")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("body_hash");
+
+                    b.Property<long?>("GitHubCommentId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("git_hub_comment_id");
+
+                    b.Property<string>("HeadCommit")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("head_commit");
+
+                    b.Property<string>("LastState")
+                        .HasMaxLength(16)
+                        .HasColumnType("character varying(16)")
+                        .HasColumnName("last_state");
+
+                    b.Property<long>("ProjectId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("project_id");
+
+                    b.Property<int>("PullRequest")
+                        .HasColumnType("integer")
+                        .HasColumnName("pull_request");
+
+                    b.Property<DateTimeOffset>("UpdatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("updated_at");
+
+                    b.HasKey("Id")
+                        .HasName("pk_pull_request_comments");
+
+                    b.HasIndex("ProjectId", "PullRequest")
+                        .IsUnique()
+                        .HasDatabaseName("ix_pull_request_comments_project_id_pull_request");
+
+                    b.ToTable("pull_request_comments", (string)null);
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.RawArtifact", b =>
                 {
                     b.Property<long>("Id")
@@ -951,6 +1001,67 @@ namespace PerfService.Migrations.Migrations
                     b.ToTable("runs", (string)null);
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.SeriesState", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<long>("BenchmarkId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("benchmark_id");
+
+                    b.Property<long>("BranchId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("branch_id");
+
+                    b.Property<long>("LastResultId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("last_result_id");
+
+                    b.Property<DateTimeOffset>("LastSeriesAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("last_series_at");
+
+                    b.Property<long>("MeasureId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("measure_id");
+
+                    b.Property<long>("ProfileId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("profile_id");
+
+                    b.Property<string>("State")
+                        .IsRequired()
+                        .HasColumnType("jsonb")
+                        .HasColumnName("state");
+
+                    b.Property<DateTimeOffset>("UpdatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("updated_at");
+
+                    b.HasKey("Id")
+                        .HasName("pk_series_states");
+
+                    b.HasIndex("BranchId")
+                        .HasDatabaseName("ix_series_states_branch_id");
+
+                    b.HasIndex("MeasureId")
+                        .HasDatabaseName("ix_series_states_measure_id");
+
+                    b.HasIndex("ProfileId")
+                        .HasDatabaseName("ix_series_states_profile_id");
+
+                    b.HasIndex("BenchmarkId", "MeasureId", "ProfileId", "BranchId")
+                        .IsUnique()
+                        .HasDatabaseName("ix_series_states_benchmark_id_measure_id_profile_id_branch_id");
+
+                    b.ToTable("series_states", (string)null);
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.Suite", b =>
                 {
                     b.Property<long>("Id")
@@ -1083,6 +1194,154 @@ namespace PerfService.Migrations.Migrations
                     b.ToTable("target_results", (string)null);
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.Verdict", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<double?>("AdjustedPValue")
+                        .HasColumnType("double precision")
+                        .HasColumnName("adjusted_p_value");
+
+                    b.Property<double?>("BaseMedian")
+                        .HasColumnType("double precision")
+                        .HasColumnName("base_median");
+
+                    b.Property<int>("BaseSamples")
+                        .HasColumnType("integer")
+                        .HasColumnName("base_samples");
+
+                    b.Property<long>("BenchmarkId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("benchmark_id");
+
+                    b.Property<double?>("Change")
+                        .HasColumnType("double precision")
+                        .HasColumnName("change");
+
+                    b.Property<double?>("ChangeCiLower")
+                        .HasColumnType("double precision")
+                        .HasColumnName("change_ci_lower");
+
+                    b.Property<double?>("ChangeCiUpper")
+                        .HasColumnType("double precision")
+                        .HasColumnName("change_ci_upper");
+
+                    b.Property<DateTimeOffset>("CreatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("created_at");
+
+                    b.Property<double?>("HeadMedian")
+                        .HasColumnType("double precision")
+                        .HasColumnName("head_median");
+
+                    b.Property<int>("HeadSamples")
+                        .HasColumnType("integer")
+                        .HasColumnName("head_samples");
+
+                    b.Property<long>("JobId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("job_id");
+
+                    b.Property<long>("MeasureId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("measure_id");
+
+                    b.Property<string>("Outcome")
+                        .IsRequired()
+                        .HasMaxLength(32)
+                        .HasColumnType("character varying(32)")
+                        .HasColumnName("outcome");
+
+                    b.Property<double?>("PValue")
+                        .HasColumnType("double precision")
+                        .HasColumnName("p_value");
+
+                    b.Property<long>("ProfileId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("profile_id");
+
+                    b.Property<long>("ProjectId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("project_id");
+
+                    b.Property<int?>("PullRequest")
+                        .HasColumnType("integer")
+                        .HasColumnName("pull_request");
+
+                    b.Property<string>("Reason")
+                        .HasColumnType("text")
+                        .HasColumnName("reason");
+
+                    b.Property<double>("Threshold")
+                        .HasColumnType("double precision")
+                        .HasColumnName("threshold");
+
+                    b.Property<bool>("WantsRerun")
+                        .HasColumnType("boolean")
+                        .HasColumnName("wants_rerun");
+
+                    b.HasKey("Id")
+                        .HasName("pk_verdicts");
+
+                    b.HasIndex("BenchmarkId")
+                        .HasDatabaseName("ix_verdicts_benchmark_id");
+
+                    b.HasIndex("MeasureId")
+                        .HasDatabaseName("ix_verdicts_measure_id");
+
+                    b.HasIndex("ProfileId")
+                        .HasDatabaseName("ix_verdicts_profile_id");
+
+                    b.HasIndex("ProjectId", "PullRequest")
+                        .HasDatabaseName("ix_verdicts_project_id_pull_request");
+
+                    b.HasIndex("JobId", "BenchmarkId", "MeasureId")
+                        .IsUnique()
+                        .HasDatabaseName("ix_verdicts_job_id_benchmark_id_measure_id");
+
+                    b.ToTable("verdicts", (string)null);
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.WebhookDelivery", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<string>("DeliveryId")
+                        .IsRequired()
+                        .HasMaxLength(100)
+                        .HasColumnType("character varying(100)")
+                        .HasColumnName("delivery_id");
+
+                    b.Property<string>("Event")
+                        .IsRequired()
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("event");
+
+                    b.Property<DateTimeOffset>("ReceivedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("received_at");
+
+                    b.HasKey("Id")
+                        .HasName("pk_webhook_deliveries");
+
+                    b.HasIndex("DeliveryId")
+                        .IsUnique()
+                        .HasDatabaseName("ix_webhook_deliveries_delivery_id");
+
+                    b.ToTable("webhook_deliveries", (string)null);
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.Agent", b =>
                 {
                     b.HasOne("PerfService.Data.Entities.HardwareProfile", null)
@@ -1203,6 +1462,16 @@ namespace PerfService.Migrations.Migrations
                         .HasConstraintName("fk_jobs_projects_project_id");
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.PullRequestComment", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Project", null)
+                        .WithMany()
+                        .HasForeignKey("ProjectId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_pull_request_comments_projects_project_id");
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.RawArtifact", b =>
                 {
                     b.HasOne("PerfService.Data.Entities.Run", null)
@@ -1290,6 +1559,37 @@ namespace PerfService.Migrations.Migrations
                         .HasConstraintName("fk_runs_suites_suite_id");
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.SeriesState", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Benchmark", null)
+                        .WithMany()
+                        .HasForeignKey("BenchmarkId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_benchmarks_benchmark_id");
+
+                    b.HasOne("PerfService.Data.Entities.Branch", null)
+                        .WithMany()
+                        .HasForeignKey("BranchId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_branches_branch_id");
+
+                    b.HasOne("PerfService.Data.Entities.Measure", null)
+                        .WithMany()
+                        .HasForeignKey("MeasureId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_measures_measure_id");
+
+                    b.HasOne("PerfService.Data.Entities.HardwareProfile", null)
+                        .WithMany()
+                        .HasForeignKey("ProfileId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_series_states_profiles_profile_id");
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.Suite", b =>
                 {
                     b.HasOne("PerfService.Data.Entities.Project", null)
@@ -1330,6 +1630,44 @@ namespace PerfService.Migrations.Migrations
                         .HasForeignKey("TargetId")
                         .OnDelete(DeleteBehavior.SetNull)
                         .HasConstraintName("fk_target_results_targets_target_id");
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.Verdict", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Benchmark", null)
+                        .WithMany()
+                        .HasForeignKey("BenchmarkId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_verdicts_benchmarks_benchmark_id");
+
+                    b.HasOne("PerfService.Data.Entities.Job", null)
+                        .WithMany()
+                        .HasForeignKey("JobId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_verdicts_jobs_job_id");
+
+                    b.HasOne("PerfService.Data.Entities.Measure", null)
+                        .WithMany()
+                        .HasForeignKey("MeasureId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_verdicts_measures_measure_id");
+
+                    b.HasOne("PerfService.Data.Entities.HardwareProfile", null)
+                        .WithMany()
+                        .HasForeignKey("ProfileId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_verdicts_profiles_profile_id");
+
+                    b.HasOne("PerfService.Data.Entities.Project", null)
+                        .WithMany()
+                        .HasForeignKey("ProjectId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_verdicts_projects_project_id");
                 });
 #pragma warning restore 612, 618
         }
