@@ -3,10 +3,6 @@ using System.Net.Http.Json;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
-using Hangfire;
-using Hangfire.AspNetCore;
-using Hangfire.PostgreSql;
-using Hangfire.PostgreSql.Factories;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.EntityFrameworkCore;
@@ -30,7 +26,7 @@ public sealed class FakeReportSource : IPullRequestReportSource
 }
 
 /// <summary>The service on its own database, talking to a fake GitHub, with reports from the test.</summary>
-public sealed class GitHubTestApp(FakeGitHub github, FakeReportSource reports, IReadOnlyDictionary<string, string?> settings) : PerfServiceApp
+public sealed class GitHubTestApp(FakeGitHub github, FakeReportSource? reports, IReadOnlyDictionary<string, string?> settings) : PerfServiceApp
 {
     public const string WebhookSecret = "It's a Secret to Everybody";
 
@@ -44,15 +40,8 @@ public sealed class GitHubTestApp(FakeGitHub github, FakeReportSource reports, I
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
         base.ConfigureWebHost(builder);
-        builder.ConfigureTestServices(s =>
-        {
-            s.AddSingleton<IPullRequestReportSource>(reports);
-            // Hangfire's AddHangfire hands every host the process-wide JobStorage.Current and JobActivator.Current, so
-            // with test classes running in parallel a job could be queued into, or run by, another class's service.
-            var options = new PostgreSqlStorageOptions { QueuePollInterval = TimeSpan.FromSeconds(1), PrepareSchemaIfNecessary = true };
-            s.AddSingleton<JobStorage>(_ => new PostgreSqlStorage(new NpgsqlConnectionFactory(Database.ConnectionString, options), options));
-            s.AddSingleton<JobActivator>(sp => new AspNetCoreJobActivator(sp.GetRequiredService<IServiceScopeFactory>()));
-        });
+        // Null: the real, verdict-backed report source (the end-to-end test).
+        if (reports is not null) builder.ConfigureTestServices(s => s.AddSingleton<IPullRequestReportSource>(reports));
     }
 }
 
@@ -65,10 +54,13 @@ public class GitHubFixture : IAsyncLifetime
 
     protected virtual IReadOnlyDictionary<string, string?> Auth => new Dictionary<string, string?> { ["GitHub:Token"] = FakeGitHub.PersonalToken };
 
+    /// <summary>Reports come from the test's fake source, unless a subclass wants the real pipeline.</summary>
+    protected virtual bool FakeReports => true;
+
     public virtual async Task InitializeAsync()
     {
         await GitHub.StartAsync();
-        App = new GitHubTestApp(GitHub, Reports, Auth);
+        App = new GitHubTestApp(GitHub, FakeReports ? Reports : null, Auth);
         await App.InitializeAsync();
     }
 

@@ -1,0 +1,137 @@
+using System.Diagnostics;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Agents;
+using PerfService.Agents.Client;
+using PerfService.Agents.Machine;
+using PerfService.Agents.Worker;
+using PerfService.Auth;
+using PerfService.Core.Contracts;
+using PerfService.Core.Reports;
+using PerfService.IntegrationTests.GitHub;
+
+namespace PerfService.EndToEndTests;
+
+/// <summary>The fake GitHub and the service with its real, verdict-backed reports.</summary>
+public sealed class RealReportsFixture : GitHubFixture
+{
+    protected override bool FakeReports => false;
+}
+
+/// <summary>
+/// From a signed pull_request webhook to an updated comment and a failing check, through real agents (the agent's own
+/// code, talking to the service over its HTTP API) running a suite with a planted regression; a second push updates
+/// the same comment rather than adding one.
+/// </summary>
+public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixture<RealReportsFixture>
+{
+    private const string Repo = "octo/e2e";
+    private readonly string _work = Directory.CreateTempSubdirectory("perf-pr-e2e-").FullName;
+
+    [Fact]
+    public async Task A_planted_regression_fails_the_check_and_a_second_push_updates_the_one_comment()
+    {
+        var projectId = await fixture.CreateProjectAsync("pr-e2e", Repo);
+        var repo = Path.Combine(_work, "repo");
+        await fixture.App.WithDbAsync(db => db.Projects.Where(p => p.Id == projectId).ExecuteUpdateAsync(s => s.SetProperty(p => p.RepositoryUrl, repo)));
+        var main = Commit(repo, level: 100);
+        Git(repo, "checkout", "-q", "-b", "feature");
+        var head1 = Commit(repo, level: 150);
+
+        await fixture.DeliverAsync("pull_request", Payload("opened", head1, main));
+        await RunAgentsAsync();
+        var first = await WaitForStatusAsync(head1, "failure");
+        var comment = Assert.Single(fixture.GitHub.CommentsOn(Repo, 7));
+        Assert.Contains("Regression", comment.Body, StringComparison.OrdinalIgnoreCase);
+        Assert.Contains("Queue.Push", comment.Body);
+        Assert.Contains(CommentRenderer.Marker("pr-e2e"), comment.Body);
+        Assert.Equal("failure", first.State);
+
+        var head2 = Commit(repo, level: 180);
+        await fixture.DeliverAsync("pull_request", Payload("synchronize", head2, main));
+        await RunAgentsAsync();
+        await WaitForStatusAsync(head2, "failure");
+        var updated = Assert.Single(fixture.GitHub.CommentsOn(Repo, 7));
+        Assert.Equal(comment.Id, updated.Id);
+        Assert.Contains(head2[..7], updated.Body);
+        Assert.NotEmpty(fixture.GitHub.CallsTo("PATCH", "/issues/comments/"));
+    }
+
+    private object Payload(string action, string head, string baseSha) => new
+    {
+        action,
+        number = 7,
+        pull_request = new
+        {
+            number = 7, state = "open", title = "Faster queue",
+            head = new { @ref = "feature", sha = head, label = "octo:feature" },
+            @base = new { @ref = "main", sha = baseSha, label = "octo:main" },
+        },
+        repository = new { id = 1, full_name = Repo, name = "e2e", default_branch = "main", @private = false },
+        sender = new { login = "octocat", id = 1 },
+    };
+
+    /// <summary>One agent per profile, each taking one job, as the agent process does with --once.</summary>
+    private async Task RunAgentsAsync()
+    {
+        var token = await fixture.App.CreateTokenAsync(Scopes.Agent);
+        await Task.WhenAll(new[] { "ryzen-9950x", "i7-4790k", "m1-pro" }.Select(async profile =>
+        {
+            var options = new AgentOptions
+            {
+                Server = "http://localhost", Token = token, Profile = profile, WorkDir = Path.Combine(_work, profile), Name = $"e2e-{profile}",
+                Once = true, WaitSeconds = 5, HeartbeatInterval = TimeSpan.FromMilliseconds(500),
+            };
+            var machine = new MachineInfo("Test host", 2, 2, 1L << 30, "Linux", "6.1", new Dictionary<string, string>());
+            var identity = new AgentIdentity(options.Name, profile, machine, "x64", "simulated on a test host");
+            var http = PerfServiceClient.CreateHttpClient("http://localhost", token, fixture.App.Server.CreateHandler());
+            Assert.Equal(0, await AgentFactory.Create(options, identity, AgentConsole.Silent, TimeProvider.System, http).RunAsync(CancellationToken.None));
+        }));
+    }
+
+    private async Task<FakeStatus> WaitForStatusAsync(string sha, string state)
+    {
+        var deadline = DateTime.UtcNow.AddMinutes(3);
+        while (true)
+        {
+            var latest = fixture.GitHub.StatusesOf(Repo, sha).OrderBy(s => s.Id).LastOrDefault();
+            if (latest?.State == state) return latest;
+            if (DateTime.UtcNow > deadline) Assert.Fail($"status of {sha[..7]} is {latest?.State ?? "none"}, expected {state}");
+            await Task.Delay(300);
+        }
+    }
+
+    /// <summary>A commit whose suite reports Queue.Push around <paramref name="level"/> ns (20 samples) and Queue.Pop at 50 ns.</summary>
+    private static string Commit(string repo, int level)
+    {
+        Directory.CreateDirectory(repo);
+        File.WriteAllText(Path.Combine(repo, "perf.json"),
+            """{ "suites": [ { "name": "queue", "harness": "json", "folder": ".", "command": "sh bench.sh", "timeoutSeconds": 60 } ] }""");
+        File.WriteAllText(Path.Combine(repo, "level"), $"{level}\n");
+        // Deterministic samples: level ± 1%, 20 of them; Pop never changes.
+        File.WriteAllText(Path.Combine(repo, "bench.sh"), """
+            l=$(cat level)
+            push=""; pop=""
+            for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19; do
+              push="$push$( [ $i -gt 0 ] && echo , )$((l * 100 + i * l / 20 - l / 2))e-2"
+              pop="$pop$( [ $i -gt 0 ] && echo , )$((5000 + i * 5 - 50))e-2"
+            done
+            printf '{"results":[{"benchmark":"Queue.Push","unit":"ns","samples":[%s]},{"benchmark":"Queue.Pop","unit":"ns","samples":[%s]}]}' "$push" "$pop" > "$PERF_OUTPUT"
+            """.ReplaceLineEndings("\n"));
+        if (!Directory.Exists(Path.Combine(repo, ".git"))) Git(repo, "init", "-q", "-b", "main");
+        Git(repo, "add", "-A");
+        Git(repo, "-c", "user.email=e2e@perf.local", "-c", "user.name=e2e", "commit", "-q", "-m", $"level {level}");
+        return Git(repo, "rev-parse", "HEAD").Trim();
+    }
+
+    private static string Git(string dir, params string[] args)
+    {
+        var info = new ProcessStartInfo("git") { WorkingDirectory = dir, RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var a in args) info.ArgumentList.Add(a);
+        using var git = Process.Start(info)!;
+        var output = git.StandardOutput.ReadToEnd();
+        var error = git.StandardError.ReadToEnd();
+        git.WaitForExit();
+        if (git.ExitCode != 0) throw new InvalidOperationException($"git {string.Join(' ', args)}: {error}");
+        return output;
+    }
+}
