@@ -20,7 +20,8 @@ dotnet build PerfService.sln -nologo -clp:ErrorsOnly -v:q || { echo "0 passed, 1
 
 log="$(mktemp)"
 status=0
-for proj in $(ls tests/*/*.csproj | sort); do
+# Every test project of the solution (what the build above built).
+for proj in $(dotnet sln PerfService.sln list | tr '\\' '/' | grep -E '^tests/.*\.csproj$' | sort); do
   say "running $(basename "$proj" .csproj)"
   dotnet test "$proj" --no-build -nologo --logger "console;verbosity=minimal" "$@" 2>&1 | tee -a "$log"
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
