@@ -14,9 +14,9 @@ public sealed record DemoScenario(bool Full)
 
     /// <summary>Commits on main before the final one; the change point needs points on both sides of it.</summary>
     public int MainCommits => 24;
-    /// <summary>Index (0-based) of the main commit that makes every BenchmarkRead case twice as slow.</summary>
+    /// <summary>Index (0-based) of the main commit that makes every BenchmarkRead case three times as slow.</summary>
     public int PlantedAt => 12;
-    public string MainSlowdown => "BenchmarkRead=100";
+    public string MainSlowdown => "BenchmarkRead=200";
     public string MainSlowedBenchmark => "BenchmarkRead/simple";
     /// <summary>The pull request makes the projections 50% slower.</summary>
     public string PullRequestSlowdown => "BenchmarkProjection=50";

@@ -18,7 +18,9 @@ public sealed class JobSupervisor(PerfServiceClient client, JobRunner runner, Ti
         var beats = Task.Run(async () =>
         {
             IReadOnlyList<string>? unsent = null;
-            using var timer = new PeriodicTimer(interval);
+            // At least three heartbeats per lease, however short the service makes it.
+            var every = TimeSpan.FromSeconds(Math.Min(interval.TotalSeconds, Math.Max(0.5, job.LeaseSeconds / 3.0)));
+            using var timer = new PeriodicTimer(every);
             while (await timer.WaitForNextTickAsync(beatCts.Token))
             {
                 var batch = unsent ?? log.TakeNew();

@@ -15,12 +15,15 @@ public sealed class ProblemExceptionHandler(IProblemDetailsService problems, ILo
         {
             BadHttpRequestException { StatusCode: StatusCodes.Status413PayloadTooLarge } e =>
                 (StatusCodes.Status413PayloadTooLarge, "Request body too large", e.Message),
-            BadHttpRequestException e => (e.StatusCode, "Bad request", e.Message),
+            BadHttpRequestException e => (e.StatusCode, "Bad request", e.InnerException is System.Text.Json.JsonException j ? $"{e.Message} {j.Message}" : e.Message),
+            // The database is away (restarting, failing over): a retryable 503, not a 500.
+            Npgsql.NpgsqlException { IsTransient: true } => (StatusCodes.Status503ServiceUnavailable, "Database unavailable", "The database cannot be reached; retry shortly."),
             InvalidDataException e => (StatusCodes.Status400BadRequest, "Bad request", e.Message),
             _ => (StatusCodes.Status500InternalServerError, "Internal error", "The server failed to handle the request; see its log."),
         };
         if (status >= 500) logger.LogError(exception, "Unhandled exception on {Path}", http.Request.Path);
         http.Response.StatusCode = status;
+        if (status == StatusCodes.Status503ServiceUnavailable) http.Response.Headers.RetryAfter = "5";
         return await problems.TryWriteAsync(new ProblemDetailsContext
         {
             HttpContext = http,

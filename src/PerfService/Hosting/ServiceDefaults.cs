@@ -18,6 +18,8 @@ public static class ServiceDefaults
         builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = ctx =>
             ctx.ProblemDetails.Extensions.TryAdd("traceId", ctx.HttpContext.TraceIdentifier));
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
+        // A body that does not bind (wrong JSON types, too deep) throws, so the handler can say what and where.
+        builder.Services.Configure<Microsoft.AspNetCore.Routing.RouteHandlerOptions>(o => o.ThrowOnBadRequest = true);
         builder.Services.AddHealthChecks().AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
         return builder;
     }

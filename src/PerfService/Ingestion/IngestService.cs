@@ -32,7 +32,10 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
         }
 
         if (idempotencyKey is not null && await writer.FindByKeyAsync(project.Id, idempotencyKey, ct) is { } existing)
+        {
+            RunAnalysisJob.Enqueue(jobs, existing.RunId);
             return existing with { Duplicate = true };
+        }
 
         ParseResult parsed;
         try
@@ -53,7 +56,9 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
             throw new UploadException(400, "Invalid target", $"every target needs a name and a benchmark pattern (got '{bad.Name}')", "run", "$.targets");
 
         var created = await writer.WriteAsync(new RunWrite(project.Id, profile.Id, m, idempotencyKey, upload.Files, parsed), ct);
-        if (!created.Duplicate) RunAnalysisJob.Enqueue(jobs, created.RunId);
+        // Also on a duplicate: if the first post stored the run but failed before queueing its analysis, the retry
+        // queues it. Analysis is idempotent.
+        RunAnalysisJob.Enqueue(jobs, created.RunId);
         logger.LogInformation("Stored run {RunId} of {Project} at {Commit} on {Profile}: {Benchmarks} benchmarks, {Results} results (duplicate: {Duplicate})",
             created.RunId, m.Project, m.Commit, m.Profile, created.Benchmarks, created.Results, created.Duplicate);
         return created;

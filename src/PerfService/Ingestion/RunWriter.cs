@@ -76,11 +76,12 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
         return env;
     }
 
-    private static Task<long> UpsertBranchAsync(NpgsqlConnection conn, long projectId, string name, CancellationToken ct) =>
-        ScalarAsync<long>(conn, """
-            INSERT INTO branches (project_id, name) VALUES ($1, $2)
-            ON CONFLICT (project_id, name) DO UPDATE SET name = excluded.name RETURNING id
-            """, ct, projectId, name);
+    // Dimension rows are looked up first and inserted only when missing. An "ON CONFLICT DO UPDATE" would lock the
+    // shared row until this transaction commits and serialise every concurrent ingest of the project behind it.
+    private static async Task<long> UpsertBranchAsync(NpgsqlConnection conn, long projectId, string name, CancellationToken ct) =>
+        await ScalarAsync<long?>(conn, "SELECT id FROM branches WHERE project_id = $1 AND name = $2", ct, projectId, name)
+        ?? await ScalarAsync<long?>(conn, "INSERT INTO branches (project_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING id", ct, projectId, name)
+        ?? await ScalarAsync<long>(conn, "SELECT id FROM branches WHERE project_id = $1 AND name = $2", ct, projectId, name);
 
     private static async Task<(long Id, DateTimeOffset SeriesAt)> UpsertCommitAsync(
         NpgsqlConnection conn, long projectId, string sha, DateTimeOffset? committedAt, string? message, DateTimeOffset now, CancellationToken ct)
@@ -98,11 +99,10 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
         return (reader.GetInt64(0), reader.GetFieldValue<DateTimeOffset>(1));
     }
 
-    private static Task<long> UpsertSuiteAsync(NpgsqlConnection conn, long projectId, string name, string harness, CancellationToken ct) =>
-        ScalarAsync<long>(conn, """
-            INSERT INTO suites (project_id, name, harness) VALUES ($1, $2, $3)
-            ON CONFLICT (project_id, name) DO UPDATE SET harness = excluded.harness RETURNING id
-            """, ct, projectId, name, harness);
+    private static async Task<long> UpsertSuiteAsync(NpgsqlConnection conn, long projectId, string name, string harness, CancellationToken ct) =>
+        await ScalarAsync<long?>(conn, "SELECT id FROM suites WHERE project_id = $1 AND name = $2", ct, projectId, name)
+        ?? await ScalarAsync<long?>(conn, "INSERT INTO suites (project_id, name, harness) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id", ct, projectId, name, harness)
+        ?? await ScalarAsync<long>(conn, "SELECT id FROM suites WHERE project_id = $1 AND name = $2", ct, projectId, name);
 
     private static async Task<Dictionary<string, long>> UpsertBenchmarksAsync(
         NpgsqlConnection conn, long suiteId, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)

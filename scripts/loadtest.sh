@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# ./perf loadtest [--agents 50] [--seconds 60] [--readers 4] [any PerfService.LoadTest option]
+#
+# Load test on this machine, loopback only: starts the private PostgreSQL cluster, makes a fresh database perf_load,
+# migrates it, starts the service (Release) as a real process on a free 127.0.0.1 port, creates an admin and an
+# ingest token, and runs tools/LoadTest: simulated agents posting runs and readers on the read API for the given time,
+# then a check that every acknowledged run is stored whole, exactly once. Stops by itself; exit code non-zero on
+# errors or lost data. The service's log and a JSON report stay in .perf/loadtest/.
+#
+# Environment: PERF_ARTIFACTS (build output root, default ./artifacts), PERF_LOADTEST_ENV (extra VAR=value settings for
+# the service, space-separated). Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
+# in tools/LoadTest/LoadOptions.cs.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+
+say() { echo "loadtest: $*" >&2; }
+
+for a in "$@"; do
+  case "$a" in
+    -h|--help)
+      awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"
+      exit 0 ;;
+  esac
+done
+
+ART="${PERF_ARTIFACTS:-$ROOT/artifacts}"
+BUILD_ARGS=(-c Release -nologo -clp:ErrorsOnly -v:q)
+[ -n "${PERF_ARTIFACTS:-}" ] && BUILD_ARGS+=("-p:ArtifactsPath=$PERF_ARTIFACTS")
+
+OUT="$ROOT/.perf/loadtest"
+mkdir -p "$OUT"
+STAMP="$(date -u +%Y%m%d-%H%M%S)"
+SERVICE_LOG="$OUT/service-$STAMP.log"
+REPORT="$OUT/report-$STAMP.json"
+
+# 1. PostgreSQL and a fresh database.
+scripts/pg.sh start
+SERVER_DB="$(scripts/pg.sh url postgres)"
+PG_PORT="$(sed -E 's/.*Port=([0-9]+).*/\1/' <<<"$SERVER_DB")"
+PSQL="$(command -v psql || ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -n 1)"
+[ -x "$PSQL" ] || { say "psql not found"; exit 1; }
+say "fresh database perf_load on 127.0.0.1:$PG_PORT"
+"$PSQL" -q -v ON_ERROR_STOP=1 "host=127.0.0.1 port=$PG_PORT user=postgres dbname=postgres" \
+  -c "DROP DATABASE IF EXISTS perf_load WITH (FORCE)" -c "CREATE DATABASE perf_load" >/dev/null
+DB="$(scripts/pg.sh url perf_load)"
+
+# 2. Build (Release) and migrate.
+for project in migrations/PerfService.Migrations.csproj src/PerfService/PerfService.csproj tools/LoadTest/PerfService.LoadTest.csproj; do
+  say "building $project"
+  dotnet build "$project" "${BUILD_ARGS[@]}" || { say "build of $project failed"; exit 1; }
+done
+dotnet "$ART/bin/PerfService.Migrations/release/PerfService.Migrations.dll" --connection "$DB" >&2
+
+# 3. The service on a free loopback port.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+PORT=""
+for _ in $(seq 1 200); do
+  candidate=$((20000 + RANDOM % 20000))
+  if port_free "$candidate"; then PORT="$candidate"; break; fi
+done
+[ -n "$PORT" ] || { say "no free port found"; exit 1; }
+URL="http://127.0.0.1:$PORT"
+
+SERVICE_DLL="$ART/bin/PerfService/release/PerfService.dll"
+SERVICE_PID=""
+cleanup() {
+  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
+    kill -TERM "$SERVICE_PID" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$SERVICE_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$SERVICE_PID" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The read API's per-token rate limit (600/min by default) would turn a load test into a rate-limit test; everything
+# else is the service as shipped. EF Core's per-command Information logs are turned down as in any production setting.
+service_env=(
+  "ConnectionStrings__Perf=$DB"
+  "RateLimit__PermitPerMinute=1000000"
+  "Logging__LogLevel__Microsoft.EntityFrameworkCore=Warning"
+  "Logging__LogLevel__Microsoft.AspNetCore=Warning"
+)
+# shellcheck disable=SC2206
+[ -n "${PERF_LOADTEST_ENV:-}" ] && service_env+=(${PERF_LOADTEST_ENV})
+say "starting the service on $URL (log: $SERVICE_LOG)"
+(cd "$(dirname "$SERVICE_DLL")" && exec env "${service_env[@]}" dotnet "$SERVICE_DLL" --urls "$URL") >"$SERVICE_LOG" 2>&1 &
+SERVICE_PID=$!
+
+for i in $(seq 1 300); do
+  if curl -fsS -o /dev/null "$URL/readyz" 2>/dev/null; then break; fi
+  kill -0 "$SERVICE_PID" 2>/dev/null || { say "the service exited; last log lines:"; tail -n 20 "$SERVICE_LOG" >&2; exit 1; }
+  [ "$i" = 300 ] && { say "the service did not become ready in 30 s"; tail -n 20 "$SERVICE_LOG" >&2; exit 1; }
+  sleep 0.1
+done
+say "ready"
+
+# 4. Tokens, made the way an operator makes them.
+token() {
+  ConnectionStrings__Perf="$DB" Logging__LogLevel__Default=Warning dotnet "$SERVICE_DLL" token create --name "$1" --scopes "$2" \
+    | grep -E '^perf_[A-Za-z0-9_-]+$' | tail -n 1
+}
+ADMIN_TOKEN="$(token loadtest-admin admin)"
+INGEST_TOKEN="$(token loadtest-ingest ingest)"
+[ -n "$ADMIN_TOKEN" ] && [ -n "$INGEST_TOKEN" ] || { say "token creation failed"; exit 1; }
+
+# 5. The load.
+status=0
+dotnet "$ART/bin/PerfService.LoadTest/release/PerfService.LoadTest.dll" \
+  --server "$URL" --admin-token "$ADMIN_TOKEN" --ingest-token "$INGEST_TOKEN" --db "$DB" \
+  --fixtures "$ROOT/tests/fixtures" --json-report "$REPORT" "$@" || status=$?
+
+errors="$(grep -c -E '"LogLevel":"(Error|Critical)"' "$SERVICE_LOG" || true)"
+say "service log: $errors error entries ($SERVICE_LOG); report: $REPORT"
+if [ "$errors" != 0 ]; then
+  grep -m 3 -E '"LogLevel":"(Error|Critical)"' "$SERVICE_LOG" | cut -c1-400 >&2
+  [ "$status" = 0 ] && status=1
+fi
+exit "$status"

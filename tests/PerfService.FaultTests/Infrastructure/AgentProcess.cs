@@ -1,0 +1,25 @@
+namespace PerfService.FaultTests.Infrastructure;
+
+/// <summary>The real agent (perf-agent.dll agent …) as a child process, serving profile m1-pro.</summary>
+public static class AgentProcess
+{
+    public const string Profile = "m1-pro";
+
+    public static ChildProcess Start(ServiceProcess service, string token, string name, string workDir, string control,
+        bool once = false, string logDir = "")
+    {
+        Directory.CreateDirectory(workDir);
+        var dll = TestPaths.AgentDll;
+        List<string> args =
+        [
+            dll, "agent", "--server", service.BaseAddress.ToString(), "--profile", Profile, "--workdir", workDir, "--name", name,
+            "--profiles", TestPaths.ProfilesFile, "--wait-seconds", "2",
+        ];
+        if (once) args.Add("--once");
+        return ChildProcess.Start("dotnet", args, workDir, new Dictionary<string, string?>
+        {
+            ["PERF_TOKEN"] = token,
+            ["FAULT_CONTROL"] = control,
+        }, logFile: Path.Combine(logDir.Length > 0 ? logDir : workDir, $"agent-{name}.log"));
+    }
+}

@@ -1,0 +1,33 @@
+using PerfService.FaultTests.Infrastructure;
+using Xunit.Abstractions;
+
+namespace PerfService.FaultTests;
+
+/// <summary>The load tool's short form (5 agents × 5 s) against the service as a process: it must run, find no
+/// errors and no lost data, and exit 0. The full run is ./perf loadtest.</summary>
+public sealed class LoadTestSmokeTests(ITestOutputHelper output)
+{
+    [Fact]
+    public async Task The_short_load_test_passes()
+    {
+        using var scratch = new Scratch("load");
+        await using var db = await FreshDatabase.CreateAsync();
+        await using var service = new ServiceProcess(db.ConnectionString, scratch.Root,
+            new Dictionary<string, string?> { ["RateLimit__PermitPerMinute"] = "1000000" });
+        await service.StartAsync();
+        var admin = await db.CreateTokenAsync("load-admin", "admin");
+        var ingest = await db.CreateTokenAsync("load-ingest", "ingest");
+
+        await using var tool = ChildProcess.Start("dotnet",
+            [TestPaths.LoadTestDll, "--server", service.BaseAddress.ToString(), "--admin-token", admin, "--ingest-token", ingest,
+             "--db", db.ConnectionString, "--fixtures", TestPaths.Fixtures, "--agents", "5", "--seconds", "5", "--readers", "2",
+             "--results", "50-200"],
+            scratch.Root);
+        var finished = await tool.WaitForExitAsync(TimeSpan.FromSeconds(120));
+        output.WriteLine(tool.Output);
+        Assert.True(finished, "the load tool did not stop by itself");
+        Assert.True(tool.ExitCode == 0, tool.Output);
+        Assert.Contains(tool.Lines, l => l.StartsWith("RESULT: PASS", StringComparison.Ordinal));
+        Assert.Empty(service.ErrorLogLines());
+    }
+}

@@ -1,0 +1,123 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using PerfService.LoadTest;
+
+LoadOptions options;
+try
+{
+    if (args is [] or ["--help"] or ["-h"])
+    {
+        Console.WriteLine(LoadOptions.Usage);
+        return args.Length == 0 ? 2 : 0;
+    }
+    options = LoadOptions.Parse(args);
+}
+catch (Exception e) when (e is ArgumentException or FormatException or OverflowException)
+{
+    Console.Error.WriteLine($"loadtest: {e.Message}\n{LoadOptions.Usage}");
+    return 2;
+}
+
+void Log(string line) => Console.Error.WriteLine($"loadtest: {line}");
+
+var latencies = new Latencies();
+using var http = new Http(options, latencies);
+var ledger = new Ledger(options.MaxRequests);
+
+// The project the runs go to (a fresh one per run of the load test).
+try
+{
+    using var create = await http.Reader.PostAsJsonAsync("api/v1/projects", new { slug = options.Project, name = $"Load test {options.Project}", isPublic = true });
+    if (create.StatusCode is not (HttpStatusCode.Created or HttpStatusCode.Conflict))
+    {
+        Log($"cannot create project {options.Project}: {(int)create.StatusCode} {await create.Content.ReadAsStringAsync()}");
+        return 1;
+    }
+}
+catch (Exception e) when (e is HttpRequestException or TaskCanceledException)
+{
+    Log($"the service at {options.Server} does not answer: {e.Message}");
+    return 1;
+}
+
+var generic = Payloads.Generic(options);
+var fixtures = Payloads.Fixtures(options.Fixtures, Log);
+Log($"project {options.Project} on {options.Server}; {options.Agents} agents × {options.Seconds} s (think {options.ThinkMilliseconds} ms ±50 %), " +
+    $"{options.Readers} readers (think {options.ReaderThinkMilliseconds} ms); runs of {options.MinResults}-{options.MaxResults} results × {options.Samples} samples" +
+    (fixtures.Count > 0 ? $", {options.FixtureRate:P0} real fixtures" : "") + $"; repeats {options.RepeatRate:P0}, races {options.RaceRate:P0}; budget {options.MaxRequests} requests");
+
+// Warm-up, not measured: the first requests of a fresh process pay for JIT and connection set-up.
+{
+    var warmLatencies = new Latencies();
+    using var warm = new Http(options, warmLatencies);
+    var warmLedger = new Ledger(20);
+    using var warmStop = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+    var agent = new SimulatedAgent(0, options with { ThinkMilliseconds = 0, RepeatRate = 0, RaceRate = 0 },
+        warm, warmLedger, generic.Take(3).ToList(), [], $"warmup-{Guid.NewGuid():N}"[..15]);
+    using var warmSoft = new CancellationTokenSource();
+    var warmAgent = agent.RunAsync(new Stopping(warmSoft.Token, warmStop.Token));
+    await Task.Delay(1500);
+    await warmSoft.CancelAsync();
+    await warmAgent;
+    foreach (var run in warmLedger.Runs) ledger.Adopt(run);
+    var reader = new Reader(0, options, warm, warmLedger);
+    using var readSoft = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+    await reader.RunAsync(new Stopping(readSoft.Token, warmStop.Token), 0);
+}
+
+_ = LoadAverage.Start;
+var runTag = DateTime.UtcNow.ToString("HHmmss", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..6];
+using var soft = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds));
+using var hard = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds + options.TimeoutSeconds + 15));
+var stop = new Stopping(soft.Token, hard.Token);
+var clock = Stopwatch.StartNew();
+var workers = Enumerable.Range(0, options.Agents)
+    .Select(i => Task.Run(() => new SimulatedAgent(i, options, http, ledger, generic, fixtures, runTag).RunAsync(stop)))
+    .Concat(Enumerable.Range(0, options.Readers).Select(i => Task.Run(() => new Reader(i, options, http, ledger).RunAsync(stop, options.ReaderThinkMilliseconds))))
+    .ToList();
+using var progress = new PeriodicTimer(TimeSpan.FromSeconds(5));
+var all = Task.WhenAll(workers);
+while (!all.IsCompleted)
+{
+    var tick = progress.WaitForNextTickAsync().AsTask();
+    await Task.WhenAny(all, tick);
+    if (all.IsCompleted) break;
+    var now = latencies.Summaries(clock.Elapsed, Report.Group);
+    var ingest = now.FirstOrDefault(s => s.Kind == "ingest");
+    var reads = now.Where(s => s.Kind.StartsWith("read", StringComparison.Ordinal) && !s.Kind.EndsWith("(all)", StringComparison.Ordinal)).ToList();
+    Log($"{clock.Elapsed.TotalSeconds,5:0} s: ingest {ingest?.Requests ?? 0} ({ingest?.ErrorCount ?? 0} errors, p99 {ingest?.P99Ms ?? 0:0} ms), " +
+        $"reads {reads.Sum(r => r.Requests)} ({reads.Sum(r => r.ErrorCount)} errors){(soft.IsCancellationRequested ? " — draining" : "")}");
+}
+try
+{
+    await all;
+}
+catch (OperationCanceledException)
+{
+    Log("some requests were still unanswered at the hard stop; they count as unacknowledged");
+}
+var elapsed = clock.Elapsed;
+
+Log("verifying through the database and the API…");
+using var verifyHttp = new Http(options, new Latencies());
+using var verifyTimeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
+var verification = await Verifier.VerifyAsync(options, ledger, verifyHttp, verifyTimeout.Token);
+
+var summaries = latencies.Summaries(elapsed, Report.Group);
+var exit = Report.Print(Console.Out, options, summaries, verification, elapsed, ledger);
+if (options.JsonReport is { } file)
+{
+    await File.WriteAllTextAsync(file, JsonSerializer.Serialize(new
+    {
+        options = new { options.Agents, options.Seconds, options.Readers, options.ThinkMilliseconds, options.ReaderThinkMilliseconds, options.MinResults, options.MaxResults, options.Samples },
+        elapsedSeconds = elapsed.TotalSeconds,
+        summaries,
+        verification,
+        problems = Problems.All.Select(p => $"{p.Kind}: {p.What}"),
+        errorSamples = Samples.All,
+    }, new JsonSerializerOptions(JsonSerializerDefaults.Web) { WriteIndented = true }));
+}
+return exit;
