@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Agents;
 using PerfService.Agents.Client;
@@ -34,7 +33,7 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
         var repo = Path.Combine(_work, "repo");
         await fixture.App.WithDbAsync(db => db.Projects.Where(p => p.Id == projectId).ExecuteUpdateAsync(s => s.SetProperty(p => p.RepositoryUrl, repo)));
         var main = Commit(repo, level: 100);
-        Git(repo, "checkout", "-q", "-b", "feature");
+        SuiteRepository.Git(repo, "checkout", "-q", "-b", "feature");
         var head1 = Commit(repo, level: 150);
 
         await fixture.DeliverAsync("pull_request", Payload("opened", head1, main));
@@ -117,21 +116,9 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
             done
             printf '{"results":[{"benchmark":"Queue.Push","unit":"ns","samples":[%s]},{"benchmark":"Queue.Pop","unit":"ns","samples":[%s]}]}' "$push" "$pop" > "$PERF_OUTPUT"
             """.ReplaceLineEndings("\n"));
-        if (!Directory.Exists(Path.Combine(repo, ".git"))) Git(repo, "init", "-q", "-b", "main");
-        Git(repo, "add", "-A");
-        Git(repo, "-c", "user.email=e2e@perf.local", "-c", "user.name=e2e", "commit", "-q", "-m", $"level {level}");
-        return Git(repo, "rev-parse", "HEAD").Trim();
-    }
-
-    private static string Git(string dir, params string[] args)
-    {
-        var info = new ProcessStartInfo("git") { WorkingDirectory = dir, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in args) info.ArgumentList.Add(a);
-        using var git = Process.Start(info)!;
-        var output = git.StandardOutput.ReadToEnd();
-        var error = git.StandardError.ReadToEnd();
-        git.WaitForExit();
-        if (git.ExitCode != 0) throw new InvalidOperationException($"git {string.Join(' ', args)}: {error}");
-        return output;
+        if (!Directory.Exists(Path.Combine(repo, ".git"))) SuiteRepository.Git(repo, "init", "-q", "-b", "main");
+        SuiteRepository.Git(repo, "add", "-A");
+        SuiteRepository.Git(repo, "-c", "user.email=e2e@perf.local", "-c", "user.name=e2e", "commit", "-q", "-m", $"level {level}");
+        return SuiteRepository.Git(repo, "rev-parse", "HEAD").Trim();
     }
 }

@@ -100,7 +100,7 @@ public static class SuiteRepository
         File.WriteAllText(full, text.ReplaceLineEndings("\n") + "\n");
     }
 
-    private static string Git(string dir, params string[] args)
+    internal static string Git(string dir, params string[] args)
     {
         var info = new ProcessStartInfo("git") { WorkingDirectory = dir, RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (var a in args) info.ArgumentList.Add(a);
