@@ -38,7 +38,9 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
 
         await fixture.DeliverAsync("pull_request", Payload("opened", head1, main));
         await RunAgentsAsync();
+        // The status is posted before the comment (it gates merging), so wait for both.
         var first = await WaitForStatusAsync(head1, "failure");
+        await WaitForCommentAsync(head1);
         var comment = Assert.Single(fixture.GitHub.CommentsOn(Repo, 7));
         Assert.Contains("Regression", comment.Body, StringComparison.OrdinalIgnoreCase);
         Assert.Contains("Queue.Push", comment.Body);
@@ -49,6 +51,7 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
         await fixture.DeliverAsync("pull_request", Payload("synchronize", head2, main));
         await RunAgentsAsync();
         await WaitForStatusAsync(head2, "failure");
+        await WaitForCommentAsync(head2);
         var updated = Assert.Single(fixture.GitHub.CommentsOn(Repo, 7));
         Assert.Equal(comment.Id, updated.Id);
         Assert.Contains(head2[..7], updated.Body);
@@ -89,12 +92,22 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
 
     private async Task<FakeStatus> WaitForStatusAsync(string sha, string state)
     {
+        FakeStatus? latest = null;
+        await WaitUntilAsync(() => (latest = fixture.GitHub.StatusesOf(Repo, sha).OrderBy(s => s.Id).LastOrDefault())?.State == state,
+            () => $"status of {sha[..7]} is {latest?.State ?? "none"}, expected {state}");
+        return latest!;
+    }
+
+    private Task WaitForCommentAsync(string sha) =>
+        WaitUntilAsync(() => fixture.GitHub.CommentsOn(Repo, 7).Any(c => c.Body.Contains(sha[..7], StringComparison.Ordinal)),
+            () => $"no comment on #7 mentions {sha[..7]}");
+
+    private static async Task WaitUntilAsync(Func<bool> done, Func<string> failure)
+    {
         var deadline = DateTime.UtcNow.AddMinutes(3);
-        while (true)
+        while (!done())
         {
-            var latest = fixture.GitHub.StatusesOf(Repo, sha).OrderBy(s => s.Id).LastOrDefault();
-            if (latest?.State == state) return latest;
-            if (DateTime.UtcNow > deadline) Assert.Fail($"status of {sha[..7]} is {latest?.State ?? "none"}, expected {state}");
+            if (DateTime.UtcNow > deadline) Assert.Fail(failure());
             await Task.Delay(300);
         }
     }
