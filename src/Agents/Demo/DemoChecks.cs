@@ -17,8 +17,8 @@ public sealed class DemoChecks(DemoApi api, DemoScenario scenario, DemoRepositor
             var found = alerts.Where(a => string.Equals((string?)a!["kind"], "ChangePoint", StringComparison.OrdinalIgnoreCase)
                                           && (string?)a["toCommit"] == planted
                                           && ((string?)a["summary"] ?? "").Contains(scenario.MainSlowedBenchmark)).ToList();
-            return (found.Count > 0, $"change point of {scenario.MainSlowedBenchmark} at {planted[..10]} (commit {scenario.PlantedAt + 1} of main): " +
-                (found.Count > 0 ? $"found on {string.Join(", ", found.Select(f => (string?)f!["profile"]).Distinct())}" : "NOT found"));
+            return (found.Count > 0, $"change point of {scenario.MainSlowedBenchmark}* at {planted[..10]} (commit {scenario.PlantedAt + 1} of main): " +
+                (found.Count > 0 ? $"found {found.Count} times, on {string.Join(", ", found.Select(f => (string?)f!["profile"]).Distinct())}" : "NOT found"));
         }, ct);
 
         var prOk = await EventuallyAsync(async () =>

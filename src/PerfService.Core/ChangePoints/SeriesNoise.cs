@@ -6,9 +6,13 @@ namespace PerfService.Core.ChangePoints;
 /// Noise of a series of log-values under an AR(1) model: marginal standard deviation σ and lag-1 autocorrelation φ.
 /// Estimated from the scales of lag-k differences, Var(yₜ − yₜ₋ₖ) = 2σ²(1 − φᵏ): the ratios sₖ²/s₁² = (1 − φᵏ)/(1 − φ)
 /// for k = 2..4 give φ (least squares over a grid), then σ² = s₁²/(2(1 − φ)). Differences at short lags are almost
-/// blind to slow drift, and each scale is a trimmed mean of |d| (largest 10% dropped), so the few large differences
-/// that genuine steps and outliers add do not inflate it. (A median-based scale would be more robust but is too noisy
-/// for estimating φ, and it underestimates the spread of bimodal series.)
+/// blind to slow drift, and each scale is a trimmed mean of |d|, so the few large differences that genuine steps and
+/// outliers add do not inflate it: the largest 10% are dropped, and never fewer than k + 1 at lag k, because a step
+/// puts k large differences into the lag-k scale. On a short history (the first weeks of a series, which is when a
+/// project's first regression is usually planted) 10% is one or two differences; the step then survived into the
+/// lag-3 and lag-4 scales, read as strong autocorrelation (φ near 0.9) and hid a 3× step for a dozen points.
+/// (A median-based scale would be more robust but is too noisy for estimating φ, and it underestimates the spread of
+/// bimodal series.)
 /// Autocorrelation is the main source of false alarms (consecutive runs share machine state and look like level
 /// shifts); φ lets the step statistic count the effective, not the nominal, number of points.
 /// </summary>
@@ -17,8 +21,6 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
     public const double SigmaFloor = 1e-4;
     public const double MaxPhi = 0.9;
     private const int MaxLag = 4;
-    // Mean of the lower 90% of |Z|·s for a normal Z: 2(φ(0) − φ(z₀.₉₅))/0.9 = 0.65733·s.
-    private const double TrimmedHalfNormalMean = 0.65733;
 
     public bool IsKnown => Sigma > 0;
 
@@ -60,8 +62,19 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         var m = y.Length - lag;
         var d = scratch[..m];
         for (var i = 0; i < m; i++) d[i] = Math.Abs(y[i + lag] - y[i]);
-        var keep = Math.Max(1, m - m / 10);
-        return StatMath.SumSmallest(d, keep) / keep / TrimmedHalfNormalMean;
+        var keep = Math.Max(2, m - Math.Max(m / 10, lag + 1));
+        return StatMath.SumSmallest(d, keep) / keep / TrimmedHalfNormalMean((double)keep / m);
+    }
+
+    /// <summary>
+    /// Mean of the smallest fraction <paramref name="kept"/> of |Z| for a standard normal Z:
+    /// 2(φ(0) − φ(q)) / kept with q = Φ⁻¹((1 + kept)/2); 0.65733 when the top 10% are dropped.
+    /// </summary>
+    internal static double TrimmedHalfNormalMean(double kept)
+    {
+        if (kept >= 1) return Math.Sqrt(2 / Math.PI);
+        var q = StatMath.NormalQuantile((1 + kept) / 2);
+        return 2 * (1 - Math.Exp(-q * q / 2)) / Math.Sqrt(2 * Math.PI) / kept;
     }
 
     /// <summary>
