@@ -11,6 +11,9 @@ public static class SafePath
         if (string.IsNullOrWhiteSpace(name)) throw Bad(name ?? "", "a file has no name");
         if (name.Length > 500) throw Bad(name[..50] + "…", "file names are limited to 500 characters");
         if (name.Any(c => char.IsControl(c))) throw Bad(name, "file names may not contain control characters");
+        // The form reader decodes names as UTF-8 and turns invalid bytes into U+FFFD; such a name was not what the
+        // client meant, and two different bad names would collide as the same one.
+        if (name.Contains(Utf8Text.Replacement)) throw Bad(name, "the file name is not valid UTF-8");
         if (name.Contains('\\')) throw Bad(name, "use '/' to separate folders");
         if (name.StartsWith('/') || (name.Length > 1 && name[1] == ':')) throw Bad(name, "file names must be relative");
         var segments = name.Split('/');

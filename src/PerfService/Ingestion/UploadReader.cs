@@ -72,6 +72,8 @@ public sealed class UploadReader(IOptions<IngestOptions> options)
             json = reader.ReadToEnd();
         }
         if (string.IsNullOrWhiteSpace(json)) throw new UploadException(400, "Missing metadata", "the 'run' part (RunMetadata as JSON) is missing");
+        if (Utf8Text.FirstReplaced(json) is { } field)
+            throw new UploadException(400, "Malformed metadata", $"the 'run' part is not valid UTF-8 (at {field}): send the metadata as UTF-8 text", "run", field);
         try
         {
             return JsonSerializer.Deserialize<RunMetadata>(json, Json)
