@@ -1191,6 +1191,50 @@ namespace PerfService.Migrations.Migrations
                     b.ToTable("target_results", (string)null);
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.ThresholdOverride", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<DateTimeOffset>("CreatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("created_at");
+
+                    b.Property<string>("Measure")
+                        .HasMaxLength(200)
+                        .HasColumnType("character varying(200)")
+                        .HasColumnName("measure");
+
+                    b.Property<string>("Pattern")
+                        .IsRequired()
+                        .HasMaxLength(400)
+                        .HasColumnType("character varying(400)")
+                        .HasColumnName("pattern");
+
+                    b.Property<long>("ProjectId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("project_id");
+
+                    b.Property<double>("Threshold")
+                        .HasColumnType("double precision")
+                        .HasColumnName("threshold");
+
+                    b.HasKey("Id")
+                        .HasName("pk_threshold_overrides");
+
+                    b.HasIndex("ProjectId", "Pattern", "Measure")
+                        .IsUnique()
+                        .HasDatabaseName("ix_threshold_overrides_project_id_pattern_measure");
+
+                    NpgsqlIndexBuilderExtensions.AreNullsDistinct(b.HasIndex("ProjectId", "Pattern", "Measure"), false);
+
+                    b.ToTable("threshold_overrides", (string)null);
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.Verdict", b =>
                 {
                     b.Property<long>("Id")
@@ -1627,6 +1671,16 @@ namespace PerfService.Migrations.Migrations
                         .HasForeignKey("TargetId")
                         .OnDelete(DeleteBehavior.SetNull)
                         .HasConstraintName("fk_target_results_targets_target_id");
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.ThresholdOverride", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Project", null)
+                        .WithMany()
+                        .HasForeignKey("ProjectId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_threshold_overrides_projects_project_id");
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.Verdict", b =>

@@ -73,8 +73,19 @@ internal static class CommentTables
         sb.Append("</details>\n\n");
     }
 
+    /// <summary>Marks rows compared with the base branch's history; <see cref="HistoryFootnote"/> explains the mark.</summary>
+    public const string HistoryMark = "†";
+
+    public static void HistoryFootnote(StringBuilder sb, IEnumerable<ReportRow> rows)
+    {
+        if (!rows.Any(r => r.BaselineFromHistory)) return;
+        sb.Append(HistoryMark).Append(" No base was measured alongside head: compared with the base branch's recent runs on the same profile, ")
+            .Append("so drift between runs is not cancelled out.\n\n");
+    }
+
     private static string Benchmark(ReportRow row) =>
-        MarkdownText.Escape(row.Benchmark) + (row.Outcome == RowOutcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
+        MarkdownText.Escape(row.Benchmark) + (row.BaselineFromHistory ? " " + HistoryMark : "")
+        + (row.Outcome == RowOutcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
 
     private static string Target(ReportTarget target) =>
         MarkdownText.Escape(target.Name, 120) + (target.State == TargetState.Fail && target.Acknowledged ? " _(acknowledged)_" : "");

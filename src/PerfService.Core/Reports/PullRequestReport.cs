@@ -40,6 +40,8 @@ public sealed record ReportRow
     public string? Reason { get; init; }
     /// <summary>True when a person acknowledged the regression: it no longer fails the check.</summary>
     public bool Acknowledged { get; init; }
+    /// <summary>True when base came from the base branch's recent runs, not from base rounds interleaved with head.</summary>
+    public bool BaselineFromHistory { get; init; }
 }
 
 public enum TargetState { Pass, Fail, NotMeasured }

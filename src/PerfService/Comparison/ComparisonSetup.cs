@@ -7,6 +7,8 @@ public static class ComparisonSetup
     public static WebApplicationBuilder AddComparison(this WebApplicationBuilder builder)
     {
         builder.Services.AddSingleton<SeriesReader>();
+        builder.Services.AddSingleton<HistoryBaselineReader>();
+        builder.Services.AddScoped<PullRequestInputs>();
         builder.Services.AddScoped<AlertService>();
         builder.Services.AddScoped<TargetChecker>();
         builder.Services.AddScoped<ChangePointUpdater>();

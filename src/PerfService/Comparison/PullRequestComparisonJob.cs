@@ -12,19 +12,18 @@ namespace PerfService.Comparison;
 
 /// <summary>
 /// Judges a finished pull-request job: head against the interleaved base samples of the same job, per benchmark ×
-/// measure, with all samples of all rounds, thresholds from each series' noise on the base branch, and the false
-/// discovery rate controlled across the whole job. Stores the verdicts (replacing earlier ones, so it is reentrant),
-/// opens an alert for each regression, and asks once for a re-run when verdicts are inconclusive.
+/// measure, with all samples of all rounds (or, where the job has no base samples, against the base branch's recent
+/// runs: see <see cref="PullRequestInputs"/>), thresholds from the project's overrides or each series' noise on the
+/// base branch, and the false discovery rate controlled across the whole job. Stores the verdicts (replacing earlier
+/// ones, so it is reentrant), opens an alert for each regression, and asks once for a re-run when verdicts are inconclusive.
 /// </summary>
 // The critical queue: a pull request's verdict should not wait behind a backlog of main-branch analyses.
 [AutomaticRetry(Attempts = 5)]
 [Queue("critical")]
 public sealed class PullRequestComparisonJob(
-    PerfDbContext db, SeriesReader series, AlertService alerts, JobScheduler scheduler, IEnumerable<IPullRequestListener> listeners,
+    PerfDbContext db, PullRequestInputs builder, AlertService alerts, JobScheduler scheduler, IEnumerable<IPullRequestListener> listeners,
     ILogger<PullRequestComparisonJob> logger)
 {
-    private const int HistoryPoints = 30;
-
     public static void Enqueue(IBackgroundJobClient jobs, long jobId) => jobs.Enqueue<PullRequestComparisonJob>(j => j.RunAsync(jobId, CancellationToken.None));
 
     public async Task RunAsync(long jobId, CancellationToken ct)
@@ -39,19 +38,12 @@ public sealed class PullRequestComparisonJob(
         var mainBranch = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id && b.Name == project.DefaultBranch)
             .Select(b => (long?)b.Id).FirstOrDefaultAsync(ct);
 
-        var inputs = new List<(long BenchmarkId, long MeasureId, ComparisonInput Input)>();
-        foreach (var g in results.Where(r => !r.Result.Failed).GroupBy(r => (r.BenchmarkId, r.MeasureId)))
-        {
-            var head = Samples(g.Where(r => roleOf[r.RunId] == "head"));
-            var @base = Samples(g.Where(r => roleOf[r.RunId] == "base"));
-            if (head.Count == 0 || @base.Count == 0) continue;
-            var first = g.First().Result;
-            var history = mainBranch is { } branchId
-                ? await series.HistoryAsync(g.Key.BenchmarkId, g.Key.MeasureId, job.ProfileId, branchId, DateTimeOffset.MaxValue, HistoryPoints, ct)
-                : null;
-            inputs.Add((g.Key.BenchmarkId, g.Key.MeasureId,
-                new ComparisonInput(first.Key, first.Measure, first.Unit, first.Direction, @base, head) { Profile = profile, History = history }));
-        }
+        var scope = new PullRequestScope(project.Id, job.ProfileId, profile, mainBranch, project.DefaultBranch, job.BaseCommit);
+        var inputs = await builder.BuildAsync(scope,
+            results.Where(r => roleOf[r.RunId] == "head").ToList(), results.Where(r => roleOf[r.RunId] == "base").ToList(), ct);
+        if (inputs.Any(i => i.FromHistory is not null))
+            logger.LogInformation("Job {JobId}: {Count} benchmark(s) without interleaved base samples judged against {Branch} history",
+                jobId, inputs.Count(i => i.FromHistory is not null), project.DefaultBranch);
 
         var verdicts = RunComparer.Compare(inputs.Select(i => i.Input).ToList());
         await SaveAsync(job, inputs, verdicts, ct);
@@ -65,11 +57,7 @@ public sealed class PullRequestComparisonJob(
         foreach (var listener in listeners) await listener.OnPullRequestChangedAsync(project.Id, job.PullRequest.Value, ct);
     }
 
-    /// <summary>Every sample of every round of one side; a result without samples contributes its central value.</summary>
-    private static List<double> Samples(IEnumerable<StoredResult> results) =>
-        results.SelectMany(r => r.Result.Samples is { Count: > 0 } s ? s : r.Result.Value is { } v ? [v] : []).ToList();
-
-    private async Task SaveAsync(Job job, List<(long BenchmarkId, long MeasureId, ComparisonInput Input)> inputs, IReadOnlyList<Core.Comparison.Verdict> verdicts, CancellationToken ct)
+    private async Task SaveAsync(Job job, List<PullRequestInput> inputs, IReadOnlyList<Core.Comparison.Verdict> verdicts, CancellationToken ct)
     {
         await db.Verdicts.Where(v => v.JobId == job.Id).ExecuteDeleteAsync(ct);
         var now = DateTimeOffset.UtcNow;
@@ -84,13 +72,13 @@ public sealed class PullRequestComparisonJob(
                 BaseMedian = Finite(v.BaseMedian), HeadMedian = Finite(v.HeadMedian),
                 Change = Finite(v.Change), ChangeCiLower = Finite(v.ChangeLower), ChangeCiUpper = Finite(v.ChangeUpper),
                 PValue = Finite(v.PValue), AdjustedPValue = Finite(v.AdjustedP), Threshold = v.Threshold,
-                BaseSamples = v.BaseCount, HeadSamples = v.HeadCount, Reason = v.Reason, WantsRerun = v.WantsRerun, CreatedAt = now,
+                BaseSamples = v.BaseCount, HeadSamples = v.HeadCount, Reason = inputs[i].Reason(v), WantsRerun = v.WantsRerun, CreatedAt = now,
             });
         }
         await db.SaveChangesAsync(ct);
     }
 
-    private async Task OpenRegressionAlertsAsync(Job job, string profile, List<(long BenchmarkId, long MeasureId, ComparisonInput Input)> inputs,
+    private async Task OpenRegressionAlertsAsync(Job job, string profile, List<PullRequestInput> inputs,
         IReadOnlyList<Core.Comparison.Verdict> verdicts, CancellationToken ct)
     {
         for (var i = 0; i < verdicts.Count; i++)

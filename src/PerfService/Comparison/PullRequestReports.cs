@@ -1,4 +1,5 @@
 using Microsoft.EntityFrameworkCore;
+using PerfService.Core.Comparison;
 using PerfService.Core.Reports;
 using PerfService.Data;
 using PerfService.Data.Entities;
@@ -67,6 +68,7 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
                 PValue = x.v.AdjustedPValue ?? x.v.PValue,
                 Reason = x.v.Reason,
                 Acknowledged = acknowledged.Any(a => a.BenchmarkId == x.v.BenchmarkId && a.MeasureId == x.v.MeasureId && a.ProfileId == x.v.ProfileId),
+                BaselineFromHistory = HistoryBaseline.IsAnnotated(x.v.Reason),
             }).OrderBy(r => r.Profile).ThenBy(r => r.Benchmark).ThenBy(r => r.Measure).ToList(),
             // One outcome per target and profile: the last round's.
             Targets = targets.GroupBy(t => (t.Name, t.ProfileId)).Select(g => g.First()).Select(t => new ReportTarget

@@ -5,3 +5,13 @@ public sealed record CreateProjectRequest(string Slug, string Name, string? Repo
 public sealed record ProjectDto(long Id, string Slug, string Name, string? RepositoryUrl, string DefaultBranch, bool IsPublic, string? GitHubRepository);
 
 public sealed record ProfileDto(long Id, string Name, string? CpuModel, int? PhysicalCores, int? LogicalCores, string? Arch);
+
+/// <summary>A relative threshold (0.10 = 10%) for benchmarks whose key matches a glob or exact key, optionally for one measure only.</summary>
+public sealed record ThresholdOverrideDto(string Pattern, string? Measure, double Threshold);
+
+public sealed record ThresholdOverridesDto(IReadOnlyList<ThresholdOverrideDto> Thresholds);
+
+/// <summary>The body of PUT .../thresholds: the whole new list. Nullable members, so that a missing field is reported as such.</summary>
+public sealed record ReplaceThresholdsRequest(List<ThresholdOverrideRequest?>? Thresholds);
+
+public sealed record ThresholdOverrideRequest(string? Pattern, string? Measure, double? Threshold);

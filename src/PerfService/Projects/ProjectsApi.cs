@@ -16,6 +16,8 @@ public static partial class ProjectsApi
         api.MapGet("/projects", ListProjects);
         api.MapGet("/projects/{slug}", GetProject);
         api.MapPost("/projects", CreateProject).RequireAuthorization(Scopes.Admin);
+        api.MapGet("/projects/{slug}/thresholds", ProjectThresholds.GetAsync);
+        api.MapPut("/projects/{slug}/thresholds", ProjectThresholds.ReplaceAsync).RequireAuthorization(Scopes.Admin);
         api.MapGet("/profiles", async (PerfDbContext db, CancellationToken ct) =>
             TypedResults.Ok(await db.Profiles.AsNoTracking().OrderBy(p => p.Id)
                 .Select(p => new ProfileDto(p.Id, p.Name, p.CpuModel, p.PhysicalCores, p.LogicalCores, p.Arch)).ToListAsync(ct)));

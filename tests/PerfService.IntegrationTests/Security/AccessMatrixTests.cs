@@ -36,6 +36,10 @@ public class AccessMatrixTests(AccessMatrixApp app) : IClassFixture<AccessMatrix
         { "GET", "/api/v1/projects/secret-project", "read admin" },
         { "GET", "/api/v1/profiles", "*" },
         { "POST", "/api/v1/projects", "admin" },
+        { "GET", "/api/v1/projects/open-project/thresholds", "*" },
+        { "GET", "/api/v1/projects/secret-project/thresholds", "read admin" },
+        { "PUT", "/api/v1/projects/open-project/thresholds", "admin" },
+        { "PUT", "/api/v1/projects/secret-project/thresholds", "admin" },
         { "POST", "/api/v1/runs", "ingest agent admin" },
         { "POST", "/api/v1/agents/register", "agent admin" },
         { "POST", "/api/v1/agents/1/claim?waitSeconds=0", "agent admin" },
@@ -66,7 +70,7 @@ public class AccessMatrixTests(AccessMatrixApp app) : IClassFixture<AccessMatrix
         var client = app.CreateClient(new() { AllowAutoRedirect = false });
         var request = new HttpRequestMessage(new HttpMethod(method), path);
         if (app.Tokens[scope] is { } token) request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
-        if (method == "POST") request.Content = new StringContent("{}", Encoding.UTF8, "application/json");
+        if (method is "POST" or "PUT") request.Content = new StringContent("{}", Encoding.UTF8, "application/json");
 
         var status = (await client.SendAsync(request)).StatusCode;
 

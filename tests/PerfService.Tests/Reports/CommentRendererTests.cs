@@ -17,6 +17,15 @@ public class CommentRendererTests
     public void Mixed_profiles() => Snapshot.Match(CommentRenderer.Render(SampleReports.MixedProfiles()), "mixed-profiles");
 
     [Fact]
+    public void Rows_compared_with_branch_history_are_marked_and_explained_once()
+    {
+        var text = CommentRenderer.Render(SampleReports.HistoryBaseline());
+        Snapshot.Match(text, "history-baseline");
+        Assert.Single(text.Split('\n'), l => l.StartsWith("† ", StringComparison.Ordinal));
+        Assert.DoesNotContain("† ", CommentRenderer.Render(SampleReports.Typical()));
+    }
+
+    [Fact]
     public void Hostile_names_are_escaped()
     {
         var text = CommentRenderer.Render(SampleReports.Hostile());

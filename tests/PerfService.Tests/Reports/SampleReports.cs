@@ -41,6 +41,19 @@ public static class SampleReports
         ],
     };
 
+    /// <summary>A job whose base failed for two benchmarks: those were compared with the base branch's history.</summary>
+    public static PullRequestReport HistoryBaseline() => new()
+    {
+        Project = "demo", PullRequest = 44, HeadCommit = Head, BaseCommit = Base, DashboardUrl = Dashboard,
+        Rows =
+        [
+            Row("Demo.Json.Parse(Size: 1000)", RowOutcome.Regression, 1234.5, 1480.2) with { BaselineFromHistory = true },
+            Row("Demo.Json.Serialize(Size: 1000)", RowOutcome.NoChange, 880.4, 884.1, p: 0.41,
+                reason: "no significant change (p=0.41), +0.4% within ±5%; baseline from main history: 5 runs at or before 1a2b3c4d5e") with { BaselineFromHistory = true },
+            Row("Demo.Hashing.Sha256(Length: 1048576)", RowOutcome.Improvement, 2_512_000, 2_104_000, p: 0.012),
+        ],
+    };
+
     public static PullRequestReport Empty() => new()
     {
         Project = "demo", PullRequest = 7, HeadCommit = Head, BaseCommit = Base,

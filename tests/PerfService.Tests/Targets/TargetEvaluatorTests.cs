@@ -148,16 +148,4 @@ public class TargetEvaluatorTests
         var missing = Assert.Single(TargetEvaluator.Evaluate([T("*With*", "<=", 1.1, baseline: "*Nothing*")], results));
         Assert.Contains("no time result matches baseline", missing.Reason);
     }
-
-    [Theory]
-    [InlineData("*With*", "Pool.WithTracing(N=1)", true)]
-    [InlineData("*with*", "Pool.WithTracing", true)]
-    [InlineData("Pool.*", "Pool.X", true)]
-    [InlineData("Pool.*", "Other.Pool.X", false)]
-    [InlineData("a*b*c", "aXXbYYc", true)]
-    [InlineData("a*b*c", "aXXbYY", false)]
-    [InlineData("exact", "exact", true)]
-    [InlineData("exact", "exactly", false)]
-    [InlineData("*", "", true)]
-    public void Glob(string pattern, string text, bool expected) => Assert.Equal(expected, Core.Targets.Glob.IsMatch(pattern, text));
 }

@@ -1,0 +1,81 @@
+using Npgsql;
+using NpgsqlTypes;
+
+namespace PerfService.Comparison;
+
+/// <summary>Base samples taken from a branch's recent runs, for a head that has no interleaved base samples.</summary>
+public sealed record HistorySamples(IReadOnlyList<double> Samples, int Runs);
+
+/// <summary>
+/// Reads the fallback baseline of a pull request: per benchmark × measure, the samples of the base branch's most recent
+/// runs on the same profile at or before the merge base, in the series order <see cref="SeriesReader"/> uses.
+/// </summary>
+public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
+{
+    public const int DefaultRuns = 5;
+
+    /// <summary>
+    /// Where the merge base sits in the branch's series: the series position of its own runs on the branch, else its
+    /// commit time. Null when the service cannot place it (never benchmarked on the branch and no commit time known,
+    /// e.g. a commit first seen as some pull request's base): then the caller takes the latest runs.
+    /// </summary>
+    public async Task<DateTimeOffset?> CutoffAsync(long projectId, long branchId, string? baseCommit, CancellationToken ct)
+    {
+        if (baseCommit is null) return null;
+        await using var cmd = dataSource.CreateCommand("""
+            SELECT coalesce(
+                (SELECT max(r.series_at) FROM runs ru JOIN results r ON r.run_id = ru.id
+                 WHERE ru.commit_id = c.id AND ru.branch_id = $2 AND ru.pull_request IS NULL),
+                c.committed_at)
+            FROM commits c WHERE c.project_id = $1 AND c.sha = $3
+            """);
+        foreach (var v in new object[] { projectId, branchId, baseCommit.ToLowerInvariant() }) cmd.Parameters.Add(new NpgsqlParameter { Value = v });
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        return await reader.ReadAsync(ct) && !reader.IsDBNull(0) ? reader.GetFieldValue<DateTimeOffset>(0) : null;
+    }
+
+    /// <summary>
+    /// Per requested benchmark × measure: every sample of the last <paramref name="runs"/> successful results on the
+    /// branch and profile at or before <paramref name="cutoff"/> (null: the latest). Pull-request runs and failed results
+    /// never count. Series without any such result are absent from the answer.
+    /// </summary>
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), HistorySamples>> ReadAsync(
+        IReadOnlyList<(long BenchmarkId, long MeasureId)> series, long profileId, long branchId, DateTimeOffset? cutoff, int runs, CancellationToken ct)
+    {
+        var answer = new Dictionary<(long, long), HistorySamples>();
+        if (series.Count == 0) return answer;
+        // One round trip for every series: a lateral LIMIT per series, each an index range scan backwards from the cutoff.
+        await using var cmd = dataSource.CreateCommand("""
+            SELECT k.benchmark_id, k.measure_id, h.samples, h.v
+            FROM unnest($1::bigint[], $2::bigint[]) AS k(benchmark_id, measure_id)
+            CROSS JOIN LATERAL (
+                SELECT r.samples, coalesce(r.median, r.value) AS v
+                FROM results r JOIN runs ru ON ru.id = r.run_id
+                WHERE r.benchmark_id = k.benchmark_id AND r.measure_id = k.measure_id AND r.profile_id = $3 AND r.branch_id = $4
+                  AND r.series_at <= coalesce($5, 'infinity'::timestamptz) AND r.value IS NOT NULL AND r.error IS NULL
+                  AND ru.pull_request IS NULL AND ru.role = 'head'
+                ORDER BY r.series_at DESC, r.run_id DESC
+                LIMIT $6) h
+            """);
+        cmd.Parameters.Add(new NpgsqlParameter { Value = series.Select(s => s.BenchmarkId).ToArray() });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = series.Select(s => s.MeasureId).ToArray() });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = profileId });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = branchId });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = cutoff is { } c ? c : DBNull.Value, NpgsqlDbType = NpgsqlDbType.TimestampTz });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = runs });
+
+        var samples = new Dictionary<(long, long), (List<double> Values, int Runs)>();
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        while (await reader.ReadAsync(ct))
+        {
+            var key = (reader.GetInt64(0), reader.GetInt64(1));
+            if (!samples.TryGetValue(key, out var acc)) acc = ([], 0);
+            // Like the job's own runs: all samples of a run, or its central value when it stored none.
+            if (!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s) acc.Values.AddRange(s);
+            else acc.Values.Add(reader.GetDouble(3));
+            samples[key] = (acc.Values, acc.Runs + 1);
+        }
+        foreach (var (key, acc) in samples) answer[key] = new HistorySamples(acc.Values, acc.Runs);
+        return answer;
+    }
+}

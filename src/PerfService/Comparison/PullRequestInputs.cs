@@ -1,0 +1,80 @@
+using Microsoft.EntityFrameworkCore;
+using PerfService.Core.Comparison;
+using PerfService.Core.Results;
+using PerfService.Data;
+
+namespace PerfService.Comparison;
+
+/// <summary>One benchmark × measure to judge. <see cref="FromHistory"/> is set when the base samples came from the base
+/// branch's recent runs instead of interleaved base rounds.</summary>
+public sealed record PullRequestInput(long BenchmarkId, long MeasureId, ComparisonInput Input, HistoryOrigin? FromHistory)
+{
+    /// <summary>The verdict's reason, saying so when the baseline was the base branch's history.</summary>
+    public string Reason(Core.Comparison.Verdict verdict) =>
+        FromHistory is { } h ? HistoryBaseline.Annotate(verdict.Reason, h.Branch, h.Runs, h.AtOrBefore) : verdict.Reason;
+}
+
+/// <summary>Base samples from <paramref name="Runs"/> runs of a branch, at or before a commit (null: the latest runs).</summary>
+public sealed record HistoryOrigin(string Branch, int Runs, string? AtOrBefore);
+
+/// <summary>Where a pull request is judged: its project, profile, base branch and merge base.</summary>
+public sealed record PullRequestScope(long ProjectId, long ProfileId, string Profile, long? BaseBranchId, string BaseBranch, string? BaseCommit);
+
+/// <summary>
+/// Builds the comparisons of a pull request's head results: against the interleaved base samples when there are any,
+/// otherwise against the base branch's most recent runs on the same profile at or before the merge base. Each carries
+/// the project's threshold override for its key and measure, if one matches, and the base branch's noise history.
+/// </summary>
+public sealed class PullRequestInputs(PerfDbContext db, SeriesReader series, HistoryBaselineReader baselines)
+{
+    private const int NoisePoints = 30;
+
+    public async Task<List<PullRequestInput>> BuildAsync(PullRequestScope scope, IReadOnlyList<StoredResult> head, IReadOnlyList<StoredResult> @base, CancellationToken ct)
+    {
+        var rules = new ThresholdRules(await db.ThresholdOverrides.AsNoTracking().Where(t => t.ProjectId == scope.ProjectId)
+            .Select(t => new ThresholdRule(t.Pattern, t.Measure, t.Threshold)).ToListAsync(ct));
+        var heads = SamplesBySeries(head).Where(h => h.Value.Samples.Count > 0).ToList();
+        var interleaved = SamplesBySeries(@base);
+
+        var missing = heads.Select(h => h.Key).Where(k => !interleaved.TryGetValue(k, out var b) || b.Samples.Count == 0).ToList();
+        var fromHistory = new Dictionary<(long, long), HistorySamples>();
+        string? atOrBefore = null;
+        if (missing.Count > 0 && scope.BaseBranchId is { } branchId)
+        {
+            var cutoff = await baselines.CutoffAsync(scope.ProjectId, branchId, scope.BaseCommit, ct);
+            atOrBefore = cutoff is null ? null : scope.BaseCommit;
+            fromHistory = await baselines.ReadAsync(missing, scope.ProfileId, branchId, cutoff, HistoryBaselineReader.DefaultRuns, ct);
+        }
+
+        var inputs = new List<PullRequestInput>();
+        foreach (var (key, (first, headSamples)) in heads)
+        {
+            IReadOnlyList<double> baseSamples;
+            HistoryOrigin? origin = null;
+            if (interleaved.TryGetValue(key, out var b) && b.Samples.Count > 0) baseSamples = b.Samples;
+            else if (fromHistory.TryGetValue(key, out var h))
+            {
+                baseSamples = h.Samples;
+                origin = new HistoryOrigin(scope.BaseBranch, h.Runs, atOrBefore);
+            }
+            else continue;
+
+            var noise = scope.BaseBranchId is { } id
+                ? await series.HistoryAsync(key.BenchmarkId, key.MeasureId, scope.ProfileId, id, DateTimeOffset.MaxValue, NoisePoints, ct)
+                : null;
+            inputs.Add(new PullRequestInput(key.BenchmarkId, key.MeasureId,
+                new ComparisonInput(first.Key, first.Measure, first.Unit, first.Direction, baseSamples, headSamples)
+                {
+                    Profile = scope.Profile, History = noise, Threshold = rules.ThresholdFor(first.Key, first.Measure),
+                }, origin));
+        }
+        return inputs;
+    }
+
+    /// <summary>Per benchmark × measure, every sample of every round of one side; a result without samples contributes
+    /// its central value. Failed results count for nothing.</summary>
+    private static Dictionary<(long BenchmarkId, long MeasureId), (BenchmarkResult First, IReadOnlyList<double> Samples)> SamplesBySeries(
+        IEnumerable<StoredResult> results) =>
+        results.Where(r => !r.Result.Failed).GroupBy(r => (r.BenchmarkId, r.MeasureId)).ToDictionary(g => g.Key, g =>
+            (g.First().Result, (IReadOnlyList<double>)g.SelectMany(r => r.Result.Samples is { Count: > 0 } s ? s : r.Result.Value is { } v ? [v] : []).ToList()));
+}
