@@ -24,6 +24,8 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
             throw new JobRequestException("a pull-request job needs the base commit to compare against");
 
         var kind = request.Kind ?? (request.PullRequest is null ? JobKind.Baseline : JobKind.PullRequest);
+        if (kind == JobKind.Submitted)
+            throw new JobRequestException("kind 'Submitted' is the service's own, for runs posted without a job; an agent cannot run it");
         var now = DateTimeOffset.UtcNow;
         await using var tx = await db.Database.BeginTransactionAsync(ct);
         // A newer push supersedes the jobs of older heads; a re-run of the same head leaves its siblings alone.

@@ -48,7 +48,8 @@ public sealed class PullRequestComparisonJob(
         var verdicts = RunComparer.Compare(inputs.Select(i => i.Input).ToList());
         await SaveAsync(job, inputs, verdicts, ct);
         await OpenRegressionAlertsAsync(job, profile, inputs, verdicts, ct);
-        if (verdicts.Any(v => v.WantsRerun) && job.Kind != JobKind.Rerun)
+        // Once only; and never for submitted results, which no agent of ours produced and none may be there to re-run.
+        if (verdicts.Any(v => v.WantsRerun) && job.Kind is not (JobKind.Rerun or JobKind.Submitted))
         {
             logger.LogInformation("Job {JobId}: {Count} inconclusive verdicts; queueing one re-run with more rounds", jobId, verdicts.Count(v => v.WantsRerun));
             await scheduler.EnqueueAsync(new JobRequest(project.Slug, job.Commit, job.BaseCommit, job.Branch, job.PullRequest, job.Suites,

@@ -7,11 +7,13 @@ using PerfService.Data.Entities;
 namespace PerfService.Comparison;
 
 /// <summary>
-/// Runs after every stored run: evaluates the run's targets and, for runs on the project's default branch, updates
-/// the change-point detection of every series the run touched. Reentrant: a retry re-evaluates and re-feeds nothing twice.
+/// Runs after every stored run: evaluates the run's targets; for runs on the project's default branch, updates the
+/// change-point detection of every series the run touched; and gives a pull-request run posted without a job one, so
+/// it is judged. Reentrant: a retry re-evaluates and re-feeds nothing twice.
 /// </summary>
 [AutomaticRetry(Attempts = 5)]
-public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, ILogger<RunAnalysisJob> logger)
+public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, SubmittedPullRequestRuns submitted,
+    ILogger<RunAnalysisJob> logger)
 {
     public static void Enqueue(IBackgroundJobClient jobs, long runId) => jobs.Enqueue<RunAnalysisJob>(j => j.RunAsync(runId, CancellationToken.None));
 
@@ -24,6 +26,7 @@ public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, Chan
         var results = await RunResults.LoadAsync(db, [runId], ct);
 
         await targets.CheckAsync(run, profile, results, ct);
+        if (run is { PullRequest: not null, JobId: null, Role: "head" }) await submitted.AttachAsync(run, ct);
 
         var onDefaultBranch = run.BranchId is { } branchId && run.Role == "head" && run.PullRequest is null
             && await db.Branches.AnyAsync(b => b.Id == branchId && b.Name == project.DefaultBranch, ct);

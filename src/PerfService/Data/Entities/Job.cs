@@ -2,7 +2,9 @@ namespace PerfService.Data.Entities;
 
 public enum JobState { Queued, Running, Succeeded, Failed, Cancelled }
 
-public enum JobKind { PullRequest, Baseline, Rerun, Bisect, Manual }
+/// <summary><see cref="Submitted"/>: no agent ran it; it gathers a pull request's runs posted straight to the ingest
+/// API (<c>perf-agent submit --pr</c>), so they are judged and reported like an agent's.</summary>
+public enum JobKind { PullRequest, Baseline, Rerun, Bisect, Manual, Submitted }
 
 /// <summary>Benchmark work for an agent of one profile. Claimed with FOR UPDATE SKIP LOCKED and held by a lease.</summary>
 public class Job

@@ -1,0 +1,48 @@
+using Hangfire;
+using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using PerfService.Data;
+using PerfService.Data.Entities;
+using PerfService.PullRequests;
+
+namespace PerfService.Comparison;
+
+/// <summary>
+/// Pull-request runs that arrive without a job (a CI job running <c>perf-agent submit --pr N</c>): each is attached to
+/// one finished <see cref="JobKind.Submitted"/> job per pull request × head commit × profile, and that job is judged
+/// like an agent's. It has no interleaved base rounds, so its baseline is the base branch's runs at or before the
+/// base commit (see <see cref="PullRequestInputs"/>); reports, comments and alerts then work unchanged.
+/// </summary>
+public sealed class SubmittedPullRequestRuns(PerfDbContext db, NpgsqlDataSource dataSource, IBackgroundJobClient background,
+    ILogger<SubmittedPullRequestRuns> logger)
+{
+    public async Task AttachAsync(Run run, CancellationToken ct)
+    {
+        if (run.PullRequest is not { } pullRequest || run.JobId is not null) return;
+        // Two suites of one pull request posted at once must land in the same job, not in two that hide each other.
+        await using var _ = await PullRequestLock.AcquireAsync(dataSource, run.ProjectId, pullRequest, ct);
+        var commit = await db.Commits.AsNoTracking().Where(c => c.Id == run.CommitId).Select(c => c.Sha).FirstAsync(ct);
+        var job = await db.Jobs.FirstOrDefaultAsync(j => j.ProjectId == run.ProjectId && j.Kind == JobKind.Submitted
+            && j.PullRequest == pullRequest && j.Commit == commit && j.ProfileId == run.ProfileId, ct);
+        var suite = await db.Suites.AsNoTracking().Where(s => s.Id == run.SuiteId).Select(s => s.Name).FirstAsync(ct);
+        var now = DateTimeOffset.UtcNow;
+        if (job is null)
+        {
+            job = new Job
+            {
+                ProjectId = run.ProjectId, Kind = JobKind.Submitted, Commit = commit, PullRequest = pullRequest, ProfileId = run.ProfileId,
+                BaseCommit = run.BaseCommitId is { } baseId ? await db.Commits.AsNoTracking().Where(c => c.Id == baseId).Select(c => c.Sha).FirstAsync(ct) : null,
+                Branch = run.BranchId is { } branchId ? await db.Branches.AsNoTracking().Where(b => b.Id == branchId).Select(b => b.Name).FirstAsync(ct) : null,
+                State = JobState.Succeeded, Attempts = 1, MaxAttempts = 1, Reason = "results submitted without an agent job",
+                CreatedAt = now, StartedAt = run.StartedAt ?? now, FinishedAt = now,
+            };
+            db.Jobs.Add(job);
+        }
+        if (!job.Suites.Contains(suite)) job.Suites = [.. job.Suites, suite];
+        job.FinishedAt = now;
+        await db.SaveChangesAsync(ct);
+        await db.Runs.Where(r => r.Id == run.Id).ExecuteUpdateAsync(s => s.SetProperty(r => r.JobId, job.Id), ct);
+        logger.LogInformation("Run {RunId} of pull request #{PullRequest} joins submitted job {JobId}", run.Id, pullRequest, job.Id);
+        PullRequestComparisonJob.Enqueue(background, job.Id);
+    }
+}
