@@ -374,6 +374,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("text")
                         .HasColumnName("message");
 
+                    b.Property<bool>("OnDefaultBranch")
+                        .HasColumnType("boolean")
+                        .HasColumnName("on_default_branch");
+
                     b.Property<long>("ProjectId")
                         .HasColumnType("bigint")
                         .HasColumnName("project_id");
@@ -635,6 +639,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnName("id");
 
                     NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<bool>("Bisect")
+                        .HasColumnType("boolean")
+                        .HasColumnName("bisect");
 
                     b.Property<DateTimeOffset>("CreatedAt")
                         .HasColumnType("timestamp with time zone")

@@ -1,6 +1,7 @@
 using PerfService.AgentJobs;
 using PerfService.Auth;
 using PerfService.Background;
+using PerfService.Bisection;
 using PerfService.Comparison;
 using PerfService.Dashboard;
 using PerfService.Data;
@@ -18,6 +19,7 @@ builder.AddPerfAuth();
 builder.AddIngestion();
 builder.AddAgentJobs();
 builder.AddComparison();
+builder.AddBisection();
 builder.AddBackgroundJobs();
 builder.AddPullRequests();
 builder.AddDashboard();

@@ -1,7 +1,9 @@
 using System.Globalization;
 using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
+using PerfService.AgentJobs;
 using PerfService.Alerts;
+using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data;
 using PerfService.Data.Entities;
@@ -12,9 +14,12 @@ namespace PerfService.Comparison;
 /// Feeds a main-branch series' new points to the online change-point detector and turns what it decides into alerts:
 /// a stable change point opens one (attributed to the commit range it lies in), a vanished one is withdrawn (marked
 /// invalid with the reason), and a change that returns the series to its old level closes the earlier alert as fixed.
-/// A point that arrives out of commit order makes the series replay from the start, and the alerts are reconciled.
+/// A point that arrives out of commit order makes the series replay from the start, and the alerts are reconciled:
+/// an alert whose range holds the replayed change point is narrowed in place. With bisection on, every open alert
+/// whose range still holds untested commits gets its next bisection job.
 /// </summary>
-public sealed class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, ILogger<ChangePointUpdater> logger)
+public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, Bisector bisector, JobQueue queue,
+    ILogger<ChangePointUpdater> logger)
 {
     public sealed record SeriesId(long ProjectId, long BenchmarkId, long MeasureId, long ProfileId, long BranchId, bool LowerIsBetter, string Label);
 
@@ -53,9 +58,15 @@ public sealed class ChangePointUpdater(PerfDbContext db, SeriesReader reader, Al
             raised.RemoveAll(r => update.Withdrawn.Any(w => w.Index == r.Index && w.DetectedAt == r.DetectedAt));
         }
 
-        if (!inOrder) await WithdrawVanishedAsync(id, points, raised, ct);
+        if (!inOrder)
+        {
+            // Narrow first: a narrowed alert keeps its identity (and triage) instead of being withdrawn as vanished.
+            await NarrowAsync(id, points, raised, ct);
+            await WithdrawVanishedAsync(id, points, raised, ct);
+        }
         foreach (var w in withdrawn) await WithdrawAsync(id, points, w, ct);
         foreach (var r in raised) await RaiseAsync(id, points, r, ct);
+        var bisecting = await BisectAsync(id, points, ct);
 
         if (points.Count > 0)
         {
@@ -66,27 +77,22 @@ public sealed class ChangePointUpdater(PerfDbContext db, SeriesReader reader, Al
             await db.SaveChangesAsync(ct);
         }
         await tx.CommitAsync(ct);
+        if (bisecting) await queue.NotifyAsync(ct);
     }
 
     private async Task RaiseAsync(SeriesId id, List<SeriesPoint> points, OnlineAlert a, CancellationToken ct)
     {
-        var from = points[a.Index - 1].Commit;
         var to = points[a.Index].Commit;
-        var sign = a.Magnitude >= 0 ? "+" : "";
-        var alert = await alerts.OpenAsync(new Alert
+        var alert = await alerts.OpenAsync(Describe(new Alert
         {
             ProjectId = id.ProjectId,
             Kind = AlertKind.ChangePoint,
             BenchmarkId = id.BenchmarkId,
             MeasureId = id.MeasureId,
             ProfileId = id.ProfileId,
-            GroupKey = $"range:{Short(from)}..{Short(to)}",
-            FromCommit = from,
-            ToCommit = to,
-            Summary = string.Create(CultureInfo.InvariantCulture,
-                $"{a.Direction.ToString().ToLowerInvariant()} of {sign}{a.Magnitude:P1} in {id.Label} between {Short(from)} and {Short(to)}"),
-            Details = JsonSerializer.Serialize(new { a.Index, a.Magnitude, a.LevelBefore, a.LevelAfter, a.DetectedAt, direction = a.Direction.ToString() }),
-        }, $"stable change point found after point {a.DetectedAt}", ct);
+            GroupKey = "",
+            Summary = "",
+        }, id, points, a), $"stable change point found after point {a.DetectedAt}", ct);
 
         // A change back to the old level fixes the earlier change it undoes.
         var open = await OpenChangeAlertsAsync(id, ct);
@@ -112,6 +118,21 @@ public sealed class ChangePointUpdater(PerfDbContext db, SeriesReader reader, Al
         var keep = current.Where(c => c.WithdrawnAt is null).Select(c => points[c.Index].Commit).ToHashSet();
         foreach (var alert in (await OpenChangeAlertsAsync(id, ct)).Where(a => a.ToCommit is null || !keep.Contains(a.ToCommit)))
             await alerts.ChangeStateAsync(alert, AlertState.Invalid, AlertService.System, "the change point vanished when the series was replayed in commit order", ct);
+    }
+
+    /// <summary>Sets what an alert says about where the change lies: its range, group, summary and details.</summary>
+    private static Alert Describe(Alert alert, SeriesId id, List<SeriesPoint> points, OnlineAlert a)
+    {
+        var from = points[a.Index - 1].Commit;
+        var to = points[a.Index].Commit;
+        var sign = a.Magnitude >= 0 ? "+" : "";
+        alert.GroupKey = $"range:{Short(from)}..{Short(to)}";
+        alert.FromCommit = from;
+        alert.ToCommit = to;
+        alert.Summary = string.Create(CultureInfo.InvariantCulture,
+            $"{a.Direction.ToString().ToLowerInvariant()} of {sign}{a.Magnitude:P1} in {id.Label} between {Short(from)} and {Short(to)}");
+        alert.Details = JsonSerializer.Serialize(new { a.Index, a.Magnitude, a.LevelBefore, a.LevelAfter, a.DetectedAt, direction = a.Direction.ToString() });
+        return alert;
     }
 
     private Task<List<Alert>> OpenChangeAlertsAsync(SeriesId id, CancellationToken ct) =>

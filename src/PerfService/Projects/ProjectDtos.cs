@@ -1,8 +1,13 @@
 namespace PerfService.Projects;
 
-public sealed record CreateProjectRequest(string Slug, string Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository);
+public sealed record CreateProjectRequest(string Slug, string Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository,
+    bool? Bisect = null);
 
-public sealed record ProjectDto(long Id, string Slug, string Name, string? RepositoryUrl, string DefaultBranch, bool IsPublic, string? GitHubRepository);
+/// <summary>The body of PATCH /projects/{slug}: a missing or null member leaves that setting as it is.</summary>
+public sealed record UpdateProjectRequest(string? Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository, bool? Bisect);
+
+public sealed record ProjectDto(long Id, string Slug, string Name, string? RepositoryUrl, string DefaultBranch, bool IsPublic, string? GitHubRepository,
+    bool Bisect);
 
 public sealed record ProfileDto(long Id, string Name, string? CpuModel, int? PhysicalCores, int? LogicalCores, string? Arch);
 

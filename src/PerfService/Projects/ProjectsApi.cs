@@ -16,6 +16,7 @@ public static partial class ProjectsApi
         api.MapGet("/projects", ListProjects);
         api.MapGet("/projects/{slug}", GetProject);
         api.MapPost("/projects", CreateProject).RequireAuthorization(Scopes.Admin);
+        api.MapPatch("/projects/{slug}", ProjectSettings.UpdateAsync).RequireAuthorization(Scopes.Admin);
         api.MapGet("/projects/{slug}/thresholds", ProjectThresholds.GetAsync);
         api.MapPut("/projects/{slug}/thresholds", ProjectThresholds.ReplaceAsync).RequireAuthorization(Scopes.Admin);
         api.MapGet("/profiles", async (PerfDbContext db, CancellationToken ct) =>
@@ -47,6 +48,8 @@ public static partial class ProjectsApi
             {
                 ["slug"] = ["1 to 100 characters: lower-case letters, digits, '-', '_' and '.', starting with a letter or digit"],
             });
+        if (ProjectSettings.Validate(request.RepositoryUrl, request.Bisect ?? false) is { } invalid)
+            return TypedResults.ValidationProblem(invalid);
         if (await db.Projects.AnyAsync(p => p.Slug == request.Slug, ct))
             return TypedResults.Conflict($"project '{request.Slug}' exists");
 
@@ -58,6 +61,7 @@ public static partial class ProjectsApi
             DefaultBranch = request.DefaultBranch ?? "main",
             IsPublic = request.IsPublic ?? true,
             GitHubRepository = request.GitHubRepository,
+            Bisect = request.Bisect ?? false,
             CreatedAt = DateTimeOffset.UtcNow,
         };
         db.Projects.Add(project);
@@ -65,8 +69,8 @@ public static partial class ProjectsApi
         return TypedResults.Created($"/api/v1/projects/{project.Slug}", project.ToDto());
     }
 
-    private static ProjectDto ToDto(this Project p) =>
-        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository);
+    internal static ProjectDto ToDto(this Project p) =>
+        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect);
 
     [GeneratedRegex("^[a-z0-9][a-z0-9._-]{0,99}$")]
     private static partial Regex SlugPattern();

@@ -2,6 +2,7 @@ using System.Text.RegularExpressions;
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
+using PerfService.Bisection;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -10,7 +11,8 @@ namespace PerfService.PullRequests;
 public sealed record WebhookReply(string Message, int Jobs = 0);
 
 /// <summary>What a verified, first-seen delivery means for PerfService: jobs to queue or cancel.</summary>
-public sealed partial class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, IBackgroundJobClient background, ILogger<WebhookDispatcher> logger)
+public sealed partial class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, DefaultBranchCommits commits, IBackgroundJobClient background,
+    ILogger<WebhookDispatcher> logger)
 {
     public async Task<WebhookReply> HandleAsync(string eventName, byte[] body, CancellationToken ct) => eventName switch
     {
@@ -60,9 +62,14 @@ public sealed partial class WebhookDispatcher(PerfDbContext db, JobScheduler sch
         var onDefault = projects.Where(p => e.Ref == "refs/heads/" + p.DefaultBranch).ToList();
         if (onDefault.Count == 0) return new WebhookReply($"push to {e.Ref} is not to a default branch; ignored");
         RequireSha(e.After);
+        // Ids that are not commit ids are left out: they could never be checked out for bisection.
+        var pushed = (e.Commits ?? []).Where(c => ShaPattern().IsMatch(c.Id)).ToList();
         var queued = 0;
         foreach (var project in onDefault)
+        {
+            await commits.RecordAsync(project.Id, pushed, ct);
             queued += (await scheduler.EnqueueAsync(new JobRequest(project.Slug, e.After, Branch: project.DefaultBranch), ct)).Count;
+        }
         logger.LogInformation("Push to {Repository} {Ref}: queued {Jobs} baseline jobs", e.Repository.FullName, e.Ref, queued);
         return new WebhookReply($"queued {queued} baseline jobs for {e.After[..Math.Min(10, e.After.Length)]}", queued);
     }

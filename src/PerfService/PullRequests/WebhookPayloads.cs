@@ -13,7 +13,10 @@ public sealed record PullRequestPayload(GitRefPayload Head, GitRefPayload Base);
 
 public sealed record PullRequestEvent(string Action, int Number, PullRequestPayload PullRequest, RepositoryPayload Repository);
 
-public sealed record PushEvent(string Ref, string After, bool Deleted, RepositoryPayload Repository);
+/// <summary>A commit of a push, oldest first; GitHub lists at most 20 (the most recent).</summary>
+public sealed record PushCommitPayload(string Id, DateTimeOffset? Timestamp = null, string? Message = null);
+
+public sealed record PushEvent(string Ref, string After, bool Deleted, RepositoryPayload Repository, IReadOnlyList<PushCommitPayload>? Commits = null);
 
 public static class WebhookJson
 {

@@ -11,5 +11,7 @@ public class Project
     public bool IsPublic { get; set; } = true;
     /// <summary>owner/name on GitHub, when the project is connected.</summary>
     public string? GitHubRepository { get; set; }
+    /// <summary>Queue runs of the untested commits inside a change point's range to find the culprit (off by default: it costs agent time).</summary>
+    public bool Bisect { get; set; }
     public DateTimeOffset CreatedAt { get; set; }
 }

@@ -1,0 +1,91 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using PerfService.AgentJobs;
+using PerfService.Alerts;
+using PerfService.Core.Bisection;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.Bisection;
+
+/// <summary>
+/// Bisects a change point's commit range when the project enables it: queues one job for the untested commit nearest
+/// the middle of the range; when its run lands, the series replays, the alert narrows, and the next call queues the
+/// next one. Works inside the change-point updater's transaction, so a job and the alert that asked for it commit together.
+/// </summary>
+public sealed class Bisector(PerfDbContext db, IOptions<JobOptions> options, ILogger<Bisector> logger)
+{
+    /// <summary>Queues at most one job; true when it did (the caller wakes the agents after committing).</summary>
+    public async Task<bool> ConsiderAsync(Project project, long profileId, Alert alert, DateTimeOffset fromAt, DateTimeOffset toAt, CancellationToken ct)
+    {
+        var state = BisectState.Read(alert.Details);
+        if (!project.Bisect || state?.Done == true || alert.FromCommit is null || alert.ToCommit is null) return false;
+        // Every series of a run that moved asks about the same range at once: one of them decides at a time.
+        await db.Database.ExecuteSqlInterpolatedAsync(
+            $"SELECT pg_advisory_xact_lock(hashtextextended({$"bisect:{project.Id}:{profileId}"}, 0))", ct);
+
+        state ??= await StartAsync(project.Id, alert, fromAt, toAt, ct);
+        var known = await CommitsBetweenAsync(project.Id, state.FromAt, state.ToAt, [state.From, state.To, alert.FromCommit, alert.ToCommit], ct);
+        var knownShas = known.Select(c => c.Sha).ToArray();
+        var between = known.Where(c => c.At > fromAt && c.At < toAt).Select(c => c.Sha).ToList();
+        var jobs = await db.Jobs.AsNoTracking()
+            .Where(j => j.ProjectId == project.Id && j.ProfileId == profileId && j.PullRequest == null && knownShas.Contains(j.Commit))
+            .Select(j => new { j.Commit, j.Kind, j.State }).ToListAsync(ct);
+        var measured = await (from r in db.Runs join c in db.Commits on r.CommitId equals c.Id
+                              where r.ProjectId == project.Id && r.ProfileId == profileId && r.PullRequest == null && r.Role == "head" && between.Contains(c.Sha)
+                              select c.Sha).Distinct().ToListAsync(ct);
+
+        var states = between.Select(sha =>
+            jobs.Any(j => j.Commit == sha && j.State is JobState.Queued or JobState.Running) ? BisectCommitState.Pending
+            : measured.Contains(sha) || jobs.Any(j => j.Commit == sha) ? BisectCommitState.Tried
+            : BisectCommitState.Untested).ToList();
+        var spent = jobs.Count(j => j.Kind == JobKind.Bisect);
+        if (BisectPlan.Next(states, spent, state.Cap) is not { } next)
+        {
+            // Nothing left to try and nothing pending: the range is as narrow as bisection can make it.
+            var done = !states.Contains(BisectCommitState.Pending) && (spent >= state.Cap || !states.Contains(BisectCommitState.Untested));
+            alert.Details = (state with { Done = done }).WriteInto(alert.Details);
+            await db.SaveChangesAsync(ct);
+            return false;
+        }
+
+        var sha = between[next];
+        var now = DateTimeOffset.UtcNow;
+        db.Jobs.Add(new Job
+        {
+            ProjectId = project.Id, Kind = JobKind.Bisect, Commit = sha, Branch = project.DefaultBranch, ProfileId = profileId,
+            // Empty: the project's own suites, as a baseline runs them; one job then serves every series whose alert shares the range.
+            Suites = [],
+            Priority = JobScheduler.RerunPriority, State = JobState.Queued, MaxAttempts = options.Value.MaxAttempts, Rounds = 1, CreatedAt = now,
+        });
+        alert.Details = state.WriteInto(alert.Details);
+        db.AlertEvents.Add(new AlertEvent
+        {
+            AlertId = alert.Id, FromState = alert.State, ToState = alert.State, Actor = AlertService.System, At = now,
+            Reason = $"bisecting: queued a run of {Short(sha)}, {next + 1} of the {between.Count} untested commits between {Short(alert.FromCommit)} and {Short(alert.ToCommit)} (job {spent + 1} of at most {state.Cap})",
+        });
+        await db.SaveChangesAsync(ct);
+        logger.LogInformation("Bisecting alert {AlertId} of {Project}: queued {Commit}", alert.Id, project.Slug, sha);
+        return true;
+    }
+
+    private async Task<BisectState> StartAsync(long projectId, Alert alert, DateTimeOffset fromAt, DateTimeOffset toAt, CancellationToken ct)
+    {
+        var between = await CommitsBetweenAsync(projectId, fromAt, toAt, [alert.FromCommit!, alert.ToCommit!], ct);
+        var rangeCommits = between.Count + 1;
+        return new BisectState(alert.FromCommit!, alert.ToCommit!, fromAt, toAt, rangeCommits, BisectPlan.Cap(rangeCommits));
+    }
+
+    private sealed record KnownCommit(string Sha, DateTimeOffset At);
+
+    // The series orders points by coalesce(committed_at, first_seen_at), so "between" uses the same clock. Commits of
+    // the same second as an end cannot be placed and are left out; ties inside keep the push's order (the ids).
+    private Task<List<KnownCommit>> CommitsBetweenAsync(long projectId, DateTimeOffset fromAt, DateTimeOffset toAt, string[] ends, CancellationToken ct) =>
+        db.Commits.AsNoTracking()
+            .Where(c => c.ProjectId == projectId && c.OnDefaultBranch && !ends.Contains(c.Sha)
+                        && (c.CommittedAt ?? c.FirstSeenAt) > fromAt && (c.CommittedAt ?? c.FirstSeenAt) < toAt)
+            .OrderBy(c => c.CommittedAt ?? c.FirstSeenAt).ThenBy(c => c.Id)
+            .Select(c => new KnownCommit(c.Sha, c.CommittedAt ?? c.FirstSeenAt)).ToListAsync(ct);
+
+    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
+}

@@ -1,0 +1,64 @@
+using System.Text.Json;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Alerts;
+using PerfService.Bisection;
+using PerfService.Core.ChangePoints;
+using PerfService.Data.Entities;
+
+namespace PerfService.Comparison;
+
+public sealed partial class ChangePointUpdater
+{
+    /// <summary>
+    /// After a replay, an open alert whose range holds a change point the replay found (same direction) is narrowed to
+    /// it in place: runs of commits inside the range (bisection's, or late ones) told where the change lies. Withdrawing
+    /// it and opening another would look like noise to users and lose its triage.
+    /// </summary>
+    private async Task NarrowAsync(SeriesId id, List<SeriesPoint> points, List<OnlineAlert> current, CancellationToken ct)
+    {
+        var open = await OpenChangeAlertsAsync(id, ct);
+        foreach (var c in current)
+        {
+            var (from, to) = (points[c.Index - 1].Commit, points[c.Index].Commit);
+            if (open.Any(o => o.FromCommit == from && o.ToCommit == to)) continue;
+            var wider = open.FirstOrDefault(o => DirectionOf(o) == c.Direction.ToString() && Holds(points, o, c.Index));
+            if (wider is null) continue;
+
+            var (oldFrom, oldTo, oldDetails) = (wider.FromCommit!, wider.ToCommit!, wider.Details);
+            Describe(wider, id, points, c);
+            wider.Details = BisectState.Carry(oldDetails, wider.Details);
+            wider.UpdatedAt = DateTimeOffset.UtcNow;
+            var how = BisectState.Read(wider.Details) is null ? "as runs of commits inside it arrived" : "by bisection";
+            db.AlertEvents.Add(new AlertEvent
+            {
+                AlertId = wider.Id, FromState = wider.State, ToState = wider.State, Actor = AlertService.System, At = wider.UpdatedAt,
+                Reason = $"range narrowed {how}: from {Short(oldFrom)}..{Short(oldTo)} to {Short(from)}..{Short(to)}",
+            });
+            await db.SaveChangesAsync(ct);
+            logger.LogInformation("Alert {AlertId} narrowed to {From}..{To}", wider.Id, from, to);
+        }
+    }
+
+    /// <summary>Asks the bisector about every open alert of the series; true when a job was queued.</summary>
+    private async Task<bool> BisectAsync(SeriesId id, List<SeriesPoint> points, CancellationToken ct)
+    {
+        var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == id.ProjectId, ct);
+        if (!project.Bisect) return false;
+        var queued = false;
+        foreach (var alert in await OpenChangeAlertsAsync(id, ct))
+        {
+            var (fromIndex, toIndex) = (points.FindLastIndex(p => p.Commit == alert.FromCommit), points.FindIndex(p => p.Commit == alert.ToCommit));
+            if (fromIndex < 0 || toIndex <= fromIndex) continue;
+            queued |= await bisector.ConsiderAsync(project, id.ProfileId, alert, points[fromIndex].SeriesAt, points[toIndex].SeriesAt, ct);
+        }
+        return queued;
+    }
+
+    // The alert's range (after its "from" point, up to its "to" point) holds the change at index.
+    private static bool Holds(List<SeriesPoint> points, Alert alert, int index) =>
+        points.FindLastIndex(p => p.Commit == alert.FromCommit) is var from and >= 0 && from <= index - 1
+        && points.FindIndex(p => p.Commit == alert.ToCommit) >= index;
+
+    private static string? DirectionOf(Alert alert) =>
+        JsonDocument.Parse(alert.Details).RootElement.TryGetProperty("direction", out var d) ? d.GetString() : null;
+}

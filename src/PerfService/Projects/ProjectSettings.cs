@@ -1,0 +1,36 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Data;
+
+namespace PerfService.Projects;
+
+/// <summary>PATCH /projects/{slug}: changes the settings a request names and leaves the rest.</summary>
+public static class ProjectSettings
+{
+    public static async Task<Results<Ok<ProjectDto>, NotFound, ValidationProblem>> UpdateAsync(
+        string slug, UpdateProjectRequest request, PerfDbContext db, CancellationToken ct)
+    {
+        var project = await db.Projects.FirstOrDefaultAsync(p => p.Slug == slug, ct);
+        if (project is null) return TypedResults.NotFound();
+        var errors = new Dictionary<string, string[]>();
+        if (request.Name is { } name && string.IsNullOrWhiteSpace(name)) errors["name"] = ["must not be blank"];
+        if (request.DefaultBranch is { } branch && string.IsNullOrWhiteSpace(branch)) errors["defaultBranch"] = ["must not be blank"];
+        foreach (var (key, value) in Validate(request.RepositoryUrl ?? project.RepositoryUrl, request.Bisect ?? project.Bisect) ?? []) errors[key] = value;
+        if (errors.Count > 0) return TypedResults.ValidationProblem(errors);
+
+        project.Name = request.Name ?? project.Name;
+        project.RepositoryUrl = request.RepositoryUrl ?? project.RepositoryUrl;
+        project.DefaultBranch = request.DefaultBranch ?? project.DefaultBranch;
+        project.IsPublic = request.IsPublic ?? project.IsPublic;
+        project.GitHubRepository = request.GitHubRepository ?? project.GitHubRepository;
+        project.Bisect = request.Bisect ?? project.Bisect;
+        await db.SaveChangesAsync(ct);
+        return TypedResults.Ok(project.ToDto());
+    }
+
+    /// <summary>Bisection queues agent jobs for commits nobody pushed a run of: agents must be able to fetch them.</summary>
+    internal static Dictionary<string, string[]>? Validate(string? repositoryUrl, bool bisect) =>
+        bisect && string.IsNullOrWhiteSpace(repositoryUrl)
+            ? new() { ["bisect"] = ["needs the project's repositoryUrl, from which agents fetch the commits to bisect"] }
+            : null;
+}
