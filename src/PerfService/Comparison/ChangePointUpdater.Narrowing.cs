@@ -40,10 +40,8 @@ public sealed partial class ChangePointUpdater
     }
 
     /// <summary>Asks the bisector about every open alert of the series; true when a job was queued.</summary>
-    private async Task<bool> BisectAsync(SeriesId id, List<SeriesPoint> points, CancellationToken ct)
+    private async Task<bool> BisectAsync(SeriesId id, Project project, List<SeriesPoint> points, CancellationToken ct)
     {
-        var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == id.ProjectId, ct);
-        if (!project.Bisect) return false;
         var queued = false;
         foreach (var alert in await OpenChangeAlertsAsync(id, ct))
         {

@@ -31,12 +31,9 @@ public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, Chan
         var onDefaultBranch = run.BranchId is { } branchId && run.Role == "head" && run.PullRequest is null
             && await db.Branches.AnyAsync(b => b.Id == branchId && b.Name == project.DefaultBranch, ct);
         if (!onDefaultBranch) return;
-        foreach (var r in results.Where(r => !r.Result.Failed))
-        {
-            var label = $"{r.Result.Name} {r.Result.Measure} on {profile}";
-            await changePoints.UpdateAsync(new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId, run.ProfileId, run.BranchId!.Value,
-                r.Result.Direction == Direction.LowerIsBetter, label), ct);
-        }
-        logger.LogInformation("Analysed run {RunId}: {Count} series updated", runId, results.Count);
+        var series = results.Where(r => !r.Result.Failed).Select(r => new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId,
+            run.ProfileId, run.BranchId!.Value, r.Result.Direction == Direction.LowerIsBetter, $"{r.Result.Name} {r.Result.Measure} on {profile}")).ToList();
+        await changePoints.UpdateAsync(series, ct);
+        logger.LogInformation("Analysed run {RunId}: {Count} series updated", runId, series.Count);
     }
 }

@@ -8,21 +8,31 @@ public readonly record struct SeriesPoint(long ResultId, long RunId, string Comm
 /// <summary>Reads series in commit order through the covering index on results.</summary>
 public sealed class SeriesReader(NpgsqlDataSource dataSource)
 {
-    /// <summary>The whole series (benchmark × measure × profile × branch), oldest first; failed results are skipped.</summary>
-    public async Task<List<SeriesPoint>> ReadAsync(long benchmarkId, long measureId, long profileId, long branchId, CancellationToken ct)
+    /// <summary>
+    /// Whole series (benchmark × measure × profile × branch) of one profile and branch, for parallel arrays of benchmark and
+    /// measure ids, in one query; each oldest first, failed results skipped.
+    /// </summary>
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadManyAsync(long[] benchmarkIds, long[] measureIds,
+        long profileId, long branchId, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand("""
-            SELECT r.id, r.run_id, c.sha, r.series_at, coalesce(r.median, r.value)
-            FROM results r JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
-            WHERE r.benchmark_id = $1 AND r.measure_id = $2 AND r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL
-            ORDER BY r.series_at, r.run_id
+            SELECT r.benchmark_id, r.measure_id, r.id, r.run_id, c.sha, r.series_at, coalesce(r.median, r.value)
+            FROM unnest($1::bigint[], $2::bigint[]) AS k(b, m)
+            JOIN results r ON r.benchmark_id = k.b AND r.measure_id = k.m
+            JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
+            WHERE r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL
+            ORDER BY r.benchmark_id, r.measure_id, r.series_at, r.run_id
             """);
-        foreach (var v in new object[] { benchmarkId, measureId, profileId, branchId }) cmd.Parameters.Add(new NpgsqlParameter { Value = v });
-        var points = new List<SeriesPoint>();
+        foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId }) cmd.Parameters.Add(new NpgsqlParameter { Value = v });
+        var series = new Dictionary<(long, long), List<SeriesPoint>>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
         while (await reader.ReadAsync(ct))
-            points.Add(new SeriesPoint(reader.GetInt64(0), reader.GetInt64(1), reader.GetString(2), reader.GetFieldValue<DateTimeOffset>(3), reader.GetDouble(4)));
-        return points;
+        {
+            var key = (reader.GetInt64(0), reader.GetInt64(1));
+            if (!series.TryGetValue(key, out var points)) series[key] = points = [];
+            points.Add(new SeriesPoint(reader.GetInt64(2), reader.GetInt64(3), reader.GetString(4), reader.GetFieldValue<DateTimeOffset>(5), reader.GetDouble(6)));
+        }
+        return series;
     }
 
     /// <summary>The last <paramref name="count"/> central values of a series up to a time: the noise history for thresholds.</summary>
