@@ -918,6 +918,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("character varying(64)")
                         .HasColumnName("environment_fingerprint");
 
+                    b.Property<int>("FailedCount")
+                        .HasColumnType("integer")
+                        .HasColumnName("failed_count");
+
                     b.Property<DateTimeOffset?>("FinishedAt")
                         .HasColumnType("timestamp with time zone")
                         .HasColumnName("finished_at");
@@ -952,6 +956,10 @@ namespace PerfService.Migrations.Migrations
                     b.Property<int?>("PullRequest")
                         .HasColumnType("integer")
                         .HasColumnName("pull_request");
+
+                    b.Property<int>("ResultCount")
+                        .HasColumnType("integer")
+                        .HasColumnName("result_count");
 
                     b.Property<string>("Role")
                         .IsRequired()

@@ -30,8 +30,7 @@ internal static class RunsEndpoints
                 db.Profiles.Where(p => p.Id == r.ProfileId).Select(p => p.Name).First(),
                 db.Suites.Where(s => s.Id == r.SuiteId).Select(s => s.Name).First(),
                 r.Role, r.Round, r.JobId, r.CreatedAt,
-                db.Results.Count(x => x.RunId == r.Id),
-                db.Results.Count(x => x.RunId == r.Id && x.Error != null)))
+                r.ResultCount, r.FailedCount))
             .ToListAsync(ct);
         var items = rows.Take(take).ToList();
         var next = rows.Count > take ? Cursor.NextLink(request, Cursor.Encode(items[^1].CreatedAt, items[^1].Id)) : null;

@@ -47,12 +47,13 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             var runId = await ScalarAsync<long>(conn, """
                 INSERT INTO runs (project_id, commit_id, branch_id, pull_request, base_commit_id, profile_id, agent_id, job_id, suite_id,
                                   role, round, format, profile_mismatch, environment, environment_fingerprint, idempotency_key,
-                                  started_at, finished_at, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM jobs WHERE id = $8), $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19)
+                                  started_at, finished_at, created_at, result_count, failed_count)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM jobs WHERE id = $8), $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19, $20, $21)
                 RETURNING id
                 """, ct, w.ProjectId, commitId, branchId, m.PullRequest, baseCommitId, w.ProfileId, agentId, m.JobId, suiteId,
                 role, m.Round ?? 0, w.Parsed.Format, m.ProfileMismatch, JsonSerializer.Serialize(environment),
-                EnvironmentFingerprint.Compute(environment), w.IdempotencyKey, m.StartedAt, m.FinishedAt ?? now, now);
+                EnvironmentFingerprint.Compute(environment), w.IdempotencyKey, m.StartedAt, m.FinishedAt ?? now, now,
+                w.Parsed.Results.Count, w.Parsed.Results.Count(r => r.Failed));
 
             var benchmarkIds = await UpsertBenchmarksAsync(conn, suiteId, w.Parsed.Results, ct);
             var measureIds = await UpsertMeasuresAsync(conn, w.Parsed.Results, ct);

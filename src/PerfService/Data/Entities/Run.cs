@@ -25,4 +25,8 @@ public class Run
     public DateTimeOffset? StartedAt { get; set; }
     public DateTimeOffset? FinishedAt { get; set; }
     public DateTimeOffset CreatedAt { get; set; }
+    /// <summary>Results stored with the run, and how many of them failed: written once at ingest, so listing runs never
+    /// counts result rows (which, for just-ingested runs, means reading the heap of the busiest table).</summary>
+    public int ResultCount { get; set; }
+    public int FailedCount { get; set; }
 }
