@@ -14,7 +14,7 @@ public sealed partial class ChangePointUpdater
     /// it in place: runs of commits inside the range (bisection's, or late ones) told where the change lies. Withdrawing
     /// it and opening another would look like noise to users and lose its triage.
     /// </summary>
-    private async Task NarrowAsync(SeriesId id, List<SeriesPoint> points, List<OnlineAlert> current, CancellationToken ct)
+    private async Task NarrowAsync(SeriesId id, SeriesWindow points, List<OnlineAlert> current, CancellationToken ct)
     {
         var open = await OpenChangeAlertsAsync(id, ct);
         foreach (var c in current)
@@ -40,12 +40,12 @@ public sealed partial class ChangePointUpdater
     }
 
     /// <summary>Asks the bisector about every open alert of the series; true when a job was queued.</summary>
-    private async Task<bool> BisectAsync(SeriesId id, Project project, List<SeriesPoint> points, CancellationToken ct)
+    private async Task<bool> BisectAsync(SeriesId id, Project project, SeriesWindow points, CancellationToken ct)
     {
         var queued = false;
         foreach (var alert in await OpenChangeAlertsAsync(id, ct))
         {
-            var (fromIndex, toIndex) = (points.FindLastIndex(p => p.Commit == alert.FromCommit), points.FindIndex(p => p.Commit == alert.ToCommit));
+            var (fromIndex, toIndex) = (points.FindLast(alert.FromCommit), points.FindFirst(alert.ToCommit));
             if (fromIndex < 0 || toIndex <= fromIndex) continue;
             queued |= await bisector.ConsiderAsync(project, id.ProfileId, alert, points[fromIndex].SeriesAt, points[toIndex].SeriesAt, ct);
         }
@@ -53,9 +53,9 @@ public sealed partial class ChangePointUpdater
     }
 
     // The alert's range (after its "from" point, up to its "to" point) holds the change at index.
-    private static bool Holds(List<SeriesPoint> points, Alert alert, int index) =>
-        points.FindLastIndex(p => p.Commit == alert.FromCommit) is var from and >= 0 && from <= index - 1
-        && points.FindIndex(p => p.Commit == alert.ToCommit) >= index;
+    private static bool Holds(SeriesWindow points, Alert alert, int index) =>
+        points.FindLast(alert.FromCommit) is var from and >= 0 && from <= index - 1
+        && points.FindFirst(alert.ToCommit) >= index;
 
     private static string? DirectionOf(Alert alert) =>
         JsonDocument.Parse(alert.Details).RootElement.TryGetProperty("direction", out var d) ? d.GetString() : null;

@@ -35,6 +35,57 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
         return series;
     }
 
+    /// <summary>
+    /// For series already fed to the detector (their states, one profile and branch): the points after the last one fed,
+    /// with up to <paramref name="margin"/> points before them, and where that window starts in the whole series (a
+    /// count over the covering index, no row reads). Every state gets a window, empty if the series has no points.
+    /// </summary>
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), SeriesWindow>> ReadTailsAsync(IReadOnlyList<Data.Entities.SeriesState> states,
+        int margin, CancellationToken ct)
+    {
+        var windows = new Dictionary<(long, long), SeriesWindow>();
+        if (states.Count == 0) return windows;
+        await using var cmd = dataSource.CreateCommand("""
+            SELECT k.i, c.upto, t.id, t.run_id, cm.sha, t.series_at, t.v
+            FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) WITH ORDINALITY AS k(b, m, at, i)
+            CROSS JOIN LATERAL (
+                SELECT count(*) AS upto FROM results r
+                WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
+                  AND r.value IS NOT NULL AND r.series_at <= k.at) c
+            LEFT JOIN LATERAL (
+                (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) AS v FROM results r
+                 WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
+                   AND r.value IS NOT NULL AND r.series_at <= k.at
+                 ORDER BY r.series_at DESC, r.run_id DESC LIMIT $6)
+                UNION ALL
+                (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) FROM results r
+                 WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
+                   AND r.value IS NOT NULL AND r.series_at > k.at)) t ON true
+            LEFT JOIN runs ru ON ru.id = t.run_id LEFT JOIN commits cm ON cm.id = ru.commit_id
+            """);
+        foreach (var v in new object[] { states.Select(x => x.BenchmarkId).ToArray(), states.Select(x => x.MeasureId).ToArray(),
+                     states.Select(x => x.LastSeriesAt).ToArray(), states[0].ProfileId, states[0].BranchId, margin })
+            cmd.Parameters.Add(new NpgsqlParameter { Value = v });
+        var upto = new long[states.Count];
+        var points = states.Select(_ => new List<SeriesPoint>()).ToArray();
+        await using (var reader = await cmd.ExecuteReaderAsync(ct))
+            while (await reader.ReadAsync(ct))
+            {
+                var i = (int)reader.GetInt64(0) - 1;
+                upto[i] = reader.GetInt64(1);
+                if (!reader.IsDBNull(2))
+                    points[i].Add(new SeriesPoint(reader.GetInt64(2), reader.GetInt64(3), reader.GetString(4), reader.GetFieldValue<DateTimeOffset>(5), reader.GetDouble(6)));
+            }
+        for (var i = 0; i < states.Count; i++)
+        {
+            var list = points[i];
+            list.Sort((a, b) => a.SeriesAt != b.SeriesAt ? a.SeriesAt.CompareTo(b.SeriesAt) : a.RunId.CompareTo(b.RunId));
+            var before = list.Count(p => p.SeriesAt <= states[i].LastSeriesAt);
+            windows[(states[i].BenchmarkId, states[i].MeasureId)] = new SeriesWindow((int)upto[i] - before, list);
+        }
+        return windows;
+    }
+
     /// <summary>The last <paramref name="count"/> central values of a series up to a time: the noise history for thresholds.</summary>
     public async Task<List<double>> HistoryAsync(long benchmarkId, long measureId, long profileId, long branchId, DateTimeOffset upTo, int count, CancellationToken ct)
     {

@@ -1,0 +1,55 @@
+using System.Net;
+using System.Text.Json;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Auth;
+using PerfService.Core.ChangePoints;
+using PerfService.Core.Contracts;
+using PerfService.Data.Entities;
+using PerfService.IntegrationTests.Infrastructure;
+using PerfService.IntegrationTests.Ingestion;
+
+namespace PerfService.IntegrationTests.Comparison;
+
+/// <summary>
+/// The change-point updater reads only a series' new points (and a margin) when they arrive in commit order, and the
+/// whole series when one arrives late. Either way the stored detector state must be the one a replay of the series in
+/// commit order gives, and the alert must sit at the right commit.
+/// </summary>
+public class SeriesUpdateTests : IAsyncLifetime
+{
+    private readonly PerfServiceApp app = new();
+    private static readonly DateTimeOffset Start = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
+
+    public Task InitializeAsync() => app.InitializeAsync();
+
+    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
+
+    [Fact]
+    public async Task Incremental_and_late_updates_leave_the_state_a_replay_in_commit_order_gives()
+    {
+        await app.CreateProjectAsync("updates");
+        var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
+        // 100 commits, a +30% step at commit 80; commit 50 is benchmarked last, after all the others.
+        var level = Enumerable.Range(0, 100).Select(i => i < 80 ? 1000.0 : 1300.0).ToArray();
+        var order = Enumerable.Range(0, 100).Where(i => i != 50).Append(50).ToList();
+        foreach (var i in order)
+        {
+            var meta = new RunMetadata { Project = "updates", Commit = $"ca11{i:0000}", CommittedAt = Start.AddHours(i), Branch = "main", Profile = "m1-pro", Suite = "s" };
+            var files = Generic.Times(("Store.Read", Generic.Around(level[i], 0.01, 10, seed: i)));
+            Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", files))).StatusCode);
+        }
+
+        var row = await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync()),
+            s => s is not null && JsonSerializer.Deserialize<OnlineDetectorState>(s.State)!.Count == 100 && s.LastSeriesAt == Start.AddHours(99));
+        var stored = JsonSerializer.Deserialize<OnlineDetectorState>(row!.State)!;
+
+        // What the detector makes of the series in commit order, fed from scratch.
+        var medians = await app.WithDbAsync(db => db.Results.OrderBy(r => r.SeriesAt).Select(r => r.Median ?? r.Value!.Value).ToListAsync());
+        var expected = OnlineDetectorState.Empty;
+        foreach (var v in medians) expected = OnlineDetector.Add(expected, v).State;
+        Assert.Equal(JsonSerializer.Serialize(expected), JsonSerializer.Serialize(stored));
+
+        var alert = Assert.Single(await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()));
+        Assert.Equal(("ca110079", "ca110080", AlertState.Active), (alert.FromCommit, alert.ToCommit, alert.State));
+    }
+}
