@@ -14,7 +14,7 @@ public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHub
     private static readonly ProductHeaderValue s_product = new("PerfService");
     private static readonly TimeSpan s_renewBefore = TimeSpan.FromMinutes(5);
 
-    private readonly IHttpClient _http = new HttpClientAdapter(HttpMessageHandlerFactory.CreateDefault);
+    private readonly IHttpClient _http = Http(options.Value.RequestTimeoutSeconds);
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly Dictionary<string, long> _installations = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<long, AccessToken> _tokens = [];
@@ -73,4 +73,13 @@ public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHub
 
     private GitHubClient Client(Credentials credentials) =>
         new(new Connection(s_product, options.Value.ApiBaseUri, new InMemoryCredentialStore(credentials), _http, new SimpleJsonSerializer()));
+
+    private static HttpClientAdapter Http(int timeoutSeconds)
+    {
+        var http = new HttpClientAdapter(HttpMessageHandlerFactory.CreateDefault);
+        // A hung call would otherwise hold a worker for Octokit's 100 s; timed out, it is retried like a 5xx.
+        // (The shared HttpClient takes its timeout only before its first request.)
+        http.SetRequestTimeout(TimeSpan.FromSeconds(timeoutSeconds));
+        return http;
+    }
 }

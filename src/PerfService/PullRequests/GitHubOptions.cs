@@ -35,6 +35,10 @@ public sealed class GitHubOptions
     [Range(0, 60_000)]
     public int TransientDelayMilliseconds { get; set; } = 1_000;
 
+    /// <summary>How long one call to GitHub may take before it counts as a (transient) failure; Octokit's own default is 100 s.</summary>
+    [Range(1, 300)]
+    public int RequestTimeoutSeconds { get; set; } = 30;
+
     public bool UsesApp => !string.IsNullOrWhiteSpace(AppId);
     public bool CanPublish => UsesApp || !string.IsNullOrWhiteSpace(Token);
 

@@ -17,7 +17,7 @@ public sealed record FakeComment(long Id, string Repo, int Issue, string Body, s
 
 public sealed record FakeStatus(long Id, string Repo, string Sha, string State, string? Description, string? TargetUrl, string Context, DateTimeOffset CreatedAt);
 
-public enum FaultKind { ServerError, RateLimited, TooManyRequests, FailAfterProcessing }
+public enum FaultKind { ServerError, RateLimited, TooManyRequests, FailAfterProcessing, SlowAfterProcessing }
 
 /// <summary>Answers the next request matching <see cref="Method"/> and a path containing <see cref="PathContains"/> with a failure.</summary>
 public sealed record Fault(string Method, string PathContains, FaultKind Kind, int Seconds = 0);
@@ -139,6 +139,11 @@ public sealed partial class FakeGitHub : IAsyncDisposable
                 http.Response.Body = original;
                 http.Response.Headers.ContentLength = null;
                 await Error(HttpStatusCode.BadGateway, "Server Error").ExecuteAsync(http);
+                break;
+            case FaultKind.SlowAfterProcessing:
+                // GitHub did the work but answers only after the client has given up (a timeout, not an error).
+                await next(http);
+                await Task.Delay(TimeSpan.FromSeconds(fault.Seconds), http.RequestAborted).ContinueWith(_ => { });
                 break;
         }
     }

@@ -35,6 +35,8 @@ public sealed class GitHubTestApp(FakeGitHub github, FakeReportSource? reports, 
         ["GitHub:ApiBaseUrl"] = github.Url,
         ["GitHub:WebhookSecret"] = WebhookSecret,
         ["GitHub:TransientDelayMilliseconds"] = "50",
+        // Short enough for a test to wait out, long enough that a loaded CI machine never trips it by accident.
+        ["GitHub:RequestTimeoutSeconds"] = "5",
     };
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
