@@ -10,14 +10,8 @@ using PerfService.IntegrationTests.Ingestion;
 namespace PerfService.IntegrationTests.Comparison;
 
 /// <summary>The whole judgement against a real PostgreSQL: verdicts of a pull-request job, change points on main, targets.</summary>
-public class ComparisonPipelineTests : IAsyncLifetime
+public class ComparisonPipelineTests : OwnServiceTests
 {
-    private readonly PerfServiceApp app = new();
-
-    public Task InitializeAsync() => app.InitializeAsync();
-
-    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
-
     [Fact]
     public async Task A_pull_request_job_yields_a_regression_for_the_slowed_benchmark_and_no_change_for_the_rest()
     {

@@ -5,14 +5,9 @@ using PerfService.IntegrationTests.Infrastructure;
 namespace PerfService.IntegrationTests.Comparison;
 
 /// <summary>A pull-request job without base samples is judged against the main branch's recent runs on its profile.</summary>
-public class HistoryBaselineTests : IAsyncLifetime
+public class HistoryBaselineTests : OwnServiceTests
 {
     private const string Benchmark = "Fibers.Switch";
-    private readonly PerfServiceApp app = new();
-
-    public Task InitializeAsync() => app.InitializeAsync();
-
-    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
 
     // main: m00..m04 at 100 ns, then a step to 130 ns at m05..m09. The pull request's head runs at 120 ns.
     private static readonly double[] MainLevels = [100, 100, 100, 100, 100, 130, 130, 130, 130, 130];

@@ -15,14 +15,9 @@ namespace PerfService.IntegrationTests.Comparison;
 /// whole series when one arrives late. Either way the stored detector state must be the one a replay of the series in
 /// commit order gives, and the alert must sit at the right commit.
 /// </summary>
-public class SeriesUpdateTests : IAsyncLifetime
+public class SeriesUpdateTests : OwnServiceTests
 {
-    private readonly PerfServiceApp app = new();
     private static readonly DateTimeOffset Start = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
-
-    public Task InitializeAsync() => app.InitializeAsync();
-
-    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
 
     [Fact]
     public async Task Incremental_and_late_updates_leave_the_state_a_replay_in_commit_order_gives()

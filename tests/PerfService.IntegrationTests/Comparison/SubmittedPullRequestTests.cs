@@ -14,14 +14,8 @@ namespace PerfService.IntegrationTests.Comparison;
 /// A CI job that posts its pull request's results itself (<c>perf-agent submit --pr</c>), with no agent job: the runs
 /// are gathered into one submitted job per head commit and profile and judged against the main branch's history.
 /// </summary>
-public class SubmittedPullRequestTests : IAsyncLifetime
+public class SubmittedPullRequestTests : OwnServiceTests
 {
-    private readonly PerfServiceApp app = new();
-
-    public Task InitializeAsync() => app.InitializeAsync();
-
-    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
-
     [Fact]
     public async Task Runs_posted_with_a_pull_request_number_are_judged_and_reported()
     {

@@ -8,14 +8,8 @@ using PerfService.IntegrationTests.Infrastructure;
 namespace PerfService.IntegrationTests.Comparison;
 
 /// <summary>A project's threshold overrides: the API that stores them, and the verdicts they change.</summary>
-public class ThresholdOverrideTests : IAsyncLifetime
+public class ThresholdOverrideTests : OwnServiceTests
 {
-    private readonly PerfServiceApp app = new();
-
-    public Task InitializeAsync() => app.InitializeAsync();
-
-    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
-
     [Fact]
     public async Task An_override_turns_an_eight_percent_slowdown_from_a_regression_into_no_change_for_its_pattern_only()
     {

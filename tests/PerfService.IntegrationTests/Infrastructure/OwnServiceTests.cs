@@ -1,0 +1,14 @@
+namespace PerfService.IntegrationTests.Infrastructure;
+
+/// <summary>
+/// A test class whose every test gets a service of its own on a fresh database (xUnit makes one instance per test),
+/// for tests that read whole tables or depend on background jobs finding nothing else.
+/// </summary>
+public abstract class OwnServiceTests : IAsyncLifetime
+{
+    protected readonly PerfServiceApp app = new();
+
+    public Task InitializeAsync() => app.InitializeAsync();
+
+    public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
+}
