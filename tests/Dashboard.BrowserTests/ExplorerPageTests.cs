@@ -7,7 +7,7 @@ namespace Dashboard.BrowserTests;
 [Collection(SiteCollection.Name)]
 public class ExplorerPageTests(DashboardSite site)
 {
-    private sealed record ChartLine(string Profile, double[] Ys, string[] Commits, long[] RunIds, double?[] Lower, double?[] Upper);
+    private sealed record ChartLine(string Profile, double[] Xs, double[] Ys, string[] Commits, long[] RunIds, double?[] Lower, double?[] Upper);
 
     [Fact]
     public async Task The_trend_chart_draws_exactly_the_stored_points_with_bands_and_markers()
@@ -17,6 +17,7 @@ public class ExplorerPageTests(DashboardSite site)
         b.Open(site.Url($"/explorer.html?project=demo&b={id}&measure=time"));
         b.WaitFor($"#chart-{id}");
         var lines = ChartLines($"chart-{id}");
+        // The page reads the series as columns; the default shape, one object per point, is the reference here.
         var api = (await site.Http().GetFromJsonAsync<SeriesDto>($"/api/v1/projects/demo/series?benchmark={id}&measure=time&limit=10000"))!;
 
         Assert.Equal(api.Lines.Select(l => l.Profile), lines.Select(l => l.Profile));
@@ -28,6 +29,8 @@ public class ExplorerPageTests(DashboardSite site)
             Assert.Equal(line.Points.Select(p => p.Commit), drawn.Commits);
             Assert.Equal(line.Points.Select(p => p.RunId), drawn.RunIds);
             Assert.Equal(line.Points.Select(p => p.CiLower), drawn.Lower);
+            Assert.Equal(line.Points.Select(p => p.CiUpper), drawn.Upper);
+            Assert.Equal(line.Points.Select(p => (double)p.SeriesAt.ToUnixTimeMilliseconds()), drawn.Xs);
         }
         var markers = b.Json<long[]>($"return JSON.stringify(Chart.getChart(document.getElementById('chart-{id}')).options.plugins.perfMarkers.markers.map(m => m.alertId))");
         Assert.Equal(api.Markers.Select(m => m.AlertId).Order(), markers.Order());
@@ -130,7 +133,7 @@ public class ExplorerPageTests(DashboardSite site)
     private List<ChartLine> ChartLines(string canvasId) => site.Browser.Json<List<ChartLine>>($$"""
         return JSON.stringify(Chart.getChart(document.getElementById('{{canvasId}}')).data.datasets.filter(d => d.kind === 'line').map(d => {
             const band = (kind) => Chart.getChart(document.getElementById('{{canvasId}}')).data.datasets.find(x => x.kind === kind && x.series === d.series).data.map(p => p.y);
-            return { profile: d.profile, ys: d.data.map(p => p.y), commits: d.data.map(p => p.commit), runIds: d.data.map(p => p.runId),
+            return { profile: d.profile, xs: d.data.map(p => p.x), ys: d.data.map(p => p.y), commits: d.data.map(p => p.commit), runIds: d.data.map(p => p.runId),
                      lower: band('band-lower'), upper: band('band-upper') };
         }));
         """);

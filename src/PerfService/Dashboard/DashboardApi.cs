@@ -4,9 +4,9 @@ namespace PerfService.Dashboard;
 
 /// <summary>
 /// The read side of the history: what the dashboard's pages fetch, also for scripts (JSON, or CSV with format=csv or
-/// Accept: text/csv). Public projects are readable anonymously; private ones need a read or admin token. Alert triage
-/// needs a token with scope read or admin (the people who look at the dashboard are the ones who triage), and records
-/// the token's name as the actor.
+/// Accept: text/csv; the series also as columns with format=columns). Public projects are readable anonymously; private
+/// ones need a read or admin token. Alert triage needs a token with scope read or admin (the people who look at the
+/// dashboard are the ones who triage), and records the token's name as the actor.
 /// </summary>
 public static class DashboardApi
 {
@@ -17,7 +17,8 @@ public static class DashboardApi
         api.MapGet("/projects/{slug}/overview", OverviewEndpoint.Get);
         api.MapGet("/projects/{slug}/benchmarks", BenchmarksEndpoint.Search)
             .WithDescription("Filter by parameters with param.NAME=VALUE (repeatable); q matches name or key.");
-        api.MapGet("/projects/{slug}/series", SeriesEndpoint.Get).Produces<string>(StatusCodes.Status200OK, "text/csv");
+        api.MapGet("/projects/{slug}/series", SeriesEndpoint.Get)
+            .WithDescription(SeriesOpenApi.Description).AddOpenApiOperationTransformer(SeriesOpenApi.DescribeResponsesAsync);
         api.MapGet("/projects/{slug}/runs", RunsEndpoints.List).Produces<string>(StatusCodes.Status200OK, "text/csv");
         api.MapGet("/projects/{slug}/compare", CompareEndpoint.Get);
         api.MapGet("/runs/{id:long}/verdicts", RunsEndpoints.Verdicts);

@@ -14,28 +14,23 @@ internal sealed class RunShaCache(NpgsqlDataSource dataSource)
     private const int Capacity = 200_000;
     private readonly ConcurrentDictionary<long, string> _shas = new();
 
-    public async Task<IReadOnlyDictionary<long, string>> GetAsync(IEnumerable<long> runIds, CancellationToken ct)
+    /// <summary>The sha of each run, in the order given ("" for a run that does not exist).</summary>
+    public async Task<string[]> GetAsync(IReadOnlyList<long> runIds, CancellationToken ct)
     {
-        var wanted = runIds.Distinct().ToList();
-        var found = new Dictionary<long, string>(wanted.Count);
-        var missing = new List<long>();
-        foreach (var id in wanted)
-        {
-            if (_shas.TryGetValue(id, out var sha)) found[id] = sha;
-            else missing.Add(id);
-        }
-        if (missing.Count == 0) return found;
+        var shas = new string[runIds.Count];
+        HashSet<long>? missing = null;
+        for (var i = 0; i < shas.Length; i++)
+            if (!_shas.TryGetValue(runIds[i], out shas[i]!)) (missing ??= []).Add(runIds[i]);
+        if (missing is null) return shas;
 
         await using var cmd = dataSource.CreateCommand("SELECT ru.id, c.sha FROM runs ru JOIN commits c ON c.id = ru.commit_id WHERE ru.id = ANY($1)");
         cmd.Parameters.Add(new() { Value = missing.ToArray() });
-        await using var reader = await cmd.ExecuteReaderAsync(ct);
-        if (_shas.Count + missing.Count > Capacity) _shas.Clear();
-        while (await reader.ReadAsync(ct))
-        {
-            var (id, sha) = (reader.GetInt64(0), reader.GetString(1));
-            found[id] = sha;
-            _shas[id] = sha;
-        }
-        return found;
+        var found = new Dictionary<long, string>(missing.Count);
+        await using (var reader = await cmd.ExecuteReaderAsync(ct))
+            while (await reader.ReadAsync(ct)) found[reader.GetInt64(0)] = reader.GetString(1);
+        if (_shas.Count + found.Count > Capacity) _shas.Clear();
+        foreach (var (id, sha) in found) _shas[id] = sha;
+        for (var i = 0; i < shas.Length; i++) shas[i] ??= found.GetValueOrDefault(runIds[i], "");
+        return shas;
     }
 }

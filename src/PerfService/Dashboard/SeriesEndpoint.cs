@@ -7,11 +7,14 @@ namespace PerfService.Dashboard;
 /// <summary>
 /// One benchmark × measure on one branch over commit time, one line per profile (<c>profile</c> repeated, or omitted for
 /// all), with the alerts on it. <c>limit</c> caps each line; when a line is cut, every line stops at the same point and
-/// <c>next</c> continues from there, so paging visits each point exactly once.
+/// <c>next</c> continues from there, so paging visits each point exactly once. <c>format</c>: json (one object per
+/// point), columns (one array per field, the dashboard's), or csv.
 /// </summary>
 internal static class SeriesEndpoint
 {
-    public static async Task<Results<Ok<SeriesDto>, ContentHttpResult, ProblemHttpResult>> Get(
+    private static readonly HashSet<string> Formats = new(["json", "columns", "csv"], StringComparer.OrdinalIgnoreCase);
+
+    public static async Task<Results<SeriesJson, ContentHttpResult, ProblemHttpResult>> Get(
         string slug, long? benchmark, string? measure, string[]? profile, string? branch, DateTimeOffset? from, DateTimeOffset? to,
         int? limit, string? cursor, string? format, PerfDbContext db, SeriesQuery query, ClaimsPrincipal user, HttpRequest request,
         CancellationToken ct)
@@ -19,6 +22,7 @@ internal static class SeriesEndpoint
         var project = await db.FindProjectAsync(user, slug, ct);
         if (project is null) return Problems.ProjectNotFound(slug);
         if (benchmark is null) return Problems.BadRequest("benchmark (an id from /benchmarks) is required");
+        if (format is not null && !Formats.Contains(format)) return Problems.BadRequest("format is json, columns or csv");
         var afterAt = DateTimeOffset.MinValue;
         long afterRun = 0;
         if (cursor is not null && !Cursor.TryDecodeTimeAndId(cursor, out afterAt, out afterRun))
@@ -30,41 +34,18 @@ internal static class SeriesEndpoint
 
         var take = Math.Clamp(limit ?? 10_000, 1, 100_000);
         var rows = await query.ReadAsync(context, new SeriesRange(from ?? DateTimeOffset.MinValue, to ?? DateTimeOffset.MaxValue, afterAt, afterRun, take), ct);
-        var (lines, last) = Page(context, rows, take);
-        var next = last is { } l ? Cursor.NextLink(request, Cursor.Encode(l.SeriesAt, l.RunId)) : null;
+        var next = SeriesLine.Cut(rows.Lines, take) is { } last ? Cursor.NextLink(request, Cursor.Encode(last.At, last.RunId)) : null;
 
         if (Csv.Wanted(request, format))
         {
             var csv = new Csv("profile", "run_id", "commit", "series_at", "value", "ci_lower", "ci_upper", "sample_count");
-            foreach (var line in lines)
+            foreach (var line in rows.Lines)
                 foreach (var p in line.Points)
-                    csv.Row(line.Profile, p.RunId, p.Commit, p.SeriesAt, p.Value, p.CiLower, p.CiUpper, p.SampleCount);
+                    csv.Row(line.Profile, p.RunId, p.Commit, p.At, p.Value, p.Lower, p.Upper, p.Samples);
             if (next is not null) request.HttpContext.Response.Headers.Link = $"<{next}>; rel=\"next\"";
             return TypedResults.Text(csv.ToString(), "text/csv; charset=utf-8");
         }
-        return TypedResults.Ok(new SeriesDto(context.Benchmark, context.Measure, branch ?? project.DefaultBranch, lines, rows.Markers, next));
-    }
-
-    /// <summary>Cuts every line at the earliest point where some line hit the limit; that point is the next cursor.</summary>
-    private static (List<SeriesLineDto> Lines, SeriesPointDto? Last) Page(SeriesContext context, SeriesRows rows, int take)
-    {
-        var byProfile = rows.Points.GroupBy(p => p.ProfileId).ToDictionary(g => g.Key, g => g.Select(p => p.Point).ToList());
-        SeriesPointDto? cut = null;
-        foreach (var points in byProfile.Values.Where(p => p.Count > take))
-            if (cut is null || Compare(points[take - 1], cut) < 0) cut = points[take - 1];
-
-        var lines = new List<SeriesLineDto>();
-        foreach (var (id, name) in context.Profiles)
-        {
-            if (!byProfile.TryGetValue(id, out var points)) continue;
-            lines.Add(new SeriesLineDto(name, cut is null ? points : points.TakeWhile(p => Compare(p, cut) <= 0).ToList()));
-        }
-        return (lines, cut);
-    }
-
-    private static int Compare(SeriesPointDto a, SeriesPointDto b)
-    {
-        var byTime = a.SeriesAt.CompareTo(b.SeriesAt);
-        return byTime != 0 ? byTime : a.RunId.CompareTo(b.RunId);
+        return new SeriesJson(new SeriesDocument(context.Benchmark, context.Measure, branch ?? project.DefaultBranch, rows.Lines, rows.Markers, next),
+            columns: string.Equals(format, "columns", StringComparison.OrdinalIgnoreCase));
     }
 }

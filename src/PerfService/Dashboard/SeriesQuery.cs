@@ -8,38 +8,31 @@ internal sealed record SeriesContext(SeriesBenchmarkDto Benchmark, long MeasureI
 
 internal sealed record SeriesRange(DateTimeOffset From, DateTimeOffset To, DateTimeOffset AfterAt, long AfterRun, int Limit);
 
-internal sealed record SeriesRows(IReadOnlyList<(long ProfileId, SeriesPointDto Point)> Points, IReadOnlyList<SeriesMarkerDto> Markers);
+/// <summary>One line per profile that has points, in the order of <see cref="SeriesContext.Profiles"/>.</summary>
+internal sealed record SeriesRows(IReadOnlyList<SeriesLine> Lines, IReadOnlyList<SeriesMarkerDto> Markers);
 
 /// <summary>
 /// The history read, the hottest query of the dashboard. Each profile's line is one range scan of the covering index
 /// (benchmark_id, measure_id, profile_id, branch_id, series_at) INCLUDE (value, ci_lower, ci_upper, sample_count, run_id),
 /// so results' heap is not touched; commit shas come from <see cref="RunShaCache"/> (one indexed lookup on a miss).
+/// Each read is one round trip: the statements go together in a batch.
 /// </summary>
 internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
 {
     public async Task<(SeriesContext? Context, string? Missing)> ResolveAsync(
         long projectId, long benchmarkId, string measure, string branch, string[]? profiles, CancellationToken ct)
     {
-        await using var conn = await dataSource.OpenConnectionAsync(ct);
-        await using var cmd = new NpgsqlCommand("""
-            SELECT b.key, b.name, b.parameters::text, b.job, s.name, m.id, m.name, m.unit, m.direction,
-                   (SELECT br.id FROM branches br WHERE br.project_id = $2 AND br.name = $4)
-            FROM benchmarks b
-            JOIN suites s ON s.id = b.suite_id AND s.project_id = $2
-            LEFT JOIN LATERAL (
-                SELECT m.* FROM measures m WHERE m.name = $3
-                ORDER BY EXISTS (SELECT 1 FROM results r WHERE r.benchmark_id = b.id AND r.measure_id = m.id) DESC, m.id
-                LIMIT 1) m ON true
-            WHERE b.id = $1
-            """, conn);
-        cmd.Parameters.Add(new() { Value = benchmarkId });
-        cmd.Parameters.Add(new() { Value = projectId });
-        cmd.Parameters.Add(new() { Value = measure });
-        cmd.Parameters.Add(new() { Value = branch });
+        await using var batch = dataSource.CreateBatch();
+        batch.BatchCommands.Add(Command(ResolveSql, benchmarkId, projectId, measure, branch));
+        batch.BatchCommands.Add(new NpgsqlBatchCommand(ProfilesSql)
+        {
+            Parameters = { new() { Value = profiles is { Length: > 0 } ? profiles : DBNull.Value, NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text } },
+        });
         SeriesBenchmarkDto bench;
         long measureId, branchId;
         MeasureDto measureDto;
-        await using (var reader = await cmd.ExecuteReaderAsync(ct))
+        var found = new List<(long, string)>();
+        await using (var reader = await batch.ExecuteReaderAsync(ct))
         {
             if (!await reader.ReadAsync(ct)) return (null, $"benchmark {benchmarkId} is not in this project");
             if (reader.IsDBNull(5)) return (null, $"measure '{measure}' is unknown");
@@ -49,59 +42,76 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
             measureId = reader.GetInt64(5);
             measureDto = new MeasureDto(reader.GetString(6), reader.GetString(7), reader.GetString(8));
             branchId = reader.GetInt64(9);
-        }
-
-        await using var p = new NpgsqlCommand("SELECT id, name FROM profiles WHERE $1::text[] IS NULL OR name = ANY($1) ORDER BY id", conn);
-        p.Parameters.Add(new() { Value = profiles is { Length: > 0 } ? profiles : DBNull.Value, NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
-        var found = new List<(long, string)>();
-        await using (var reader = await p.ExecuteReaderAsync(ct))
+            await reader.NextResultAsync(ct);
             while (await reader.ReadAsync(ct)) found.Add((reader.GetInt64(0), reader.GetString(1)));
+        }
         var unknown = profiles?.Except(found.Select(f => f.Item2)).FirstOrDefault();
         if (unknown is not null) return (null, $"profile '{unknown}' is unknown");
         return (new SeriesContext(bench, measureId, measureDto, branchId, found), null);
     }
 
-    /// <summary>Up to <c>Limit + 1</c> points per profile (the extra one tells whether the line goes on), and the markers.</summary>
+    /// <summary>
+    /// Up to <c>Limit + 1</c> points per profile (the extra one tells whether the line goes on), and the markers. A
+    /// statement per profile rather than one over all of them: each comes ordered from the index, with nothing to sort.
+    /// </summary>
     public async Task<SeriesRows> ReadAsync(SeriesContext c, SeriesRange range, CancellationToken ct)
     {
-        var profileIds = c.Profiles.Select(p => p.Id).ToArray();
         await using var batch = dataSource.CreateBatch();
-        batch.BatchCommands.Add(Command(PointsSql, c.Benchmark.Id, c.MeasureId, profileIds, c.BranchId, range.From, range.To,
-            range.AfterAt, range.AfterRun, range.Limit + 1));
-        batch.BatchCommands.Add(Command(MarkersSql, c.Benchmark.Id, c.MeasureId, profileIds));
+        foreach (var (profileId, _) in c.Profiles)
+            batch.BatchCommands.Add(Command(PointsSql, c.Benchmark.Id, c.MeasureId, profileId, c.BranchId, range.From, range.To,
+                range.AfterAt, range.AfterRun, range.Limit + 1));
+        batch.BatchCommands.Add(Command(MarkersSql, c.Benchmark.Id, c.MeasureId, c.Profiles.Select(p => p.Id).ToArray()));
 
-        var rows = new List<(long Profile, long Run, DateTimeOffset At, double Value, double? Lower, double? Upper, int N)>();
+        var lines = new List<SeriesLine>();
         var markers = new List<SeriesMarkerDto>();
         await using (var reader = await batch.ExecuteReaderAsync(ct))
         {
-            while (await reader.ReadAsync(ct))
-                rows.Add((reader.GetInt64(0), reader.GetInt64(1), reader.GetFieldValue<DateTimeOffset>(2), reader.GetDouble(3),
-                    reader.IsDBNull(4) ? null : reader.GetDouble(4), reader.IsDBNull(5) ? null : reader.GetDouble(5), reader.GetInt32(6)));
-            await reader.NextResultAsync(ct);
+            foreach (var (_, name) in c.Profiles)
+            {
+                var line = new SeriesLine(name);
+                while (await reader.ReadAsync(ct))
+                    line.Points.Add(new SeriesPoint(reader.GetInt64(0), "", reader.GetFieldValue<DateTimeOffset>(1), reader.GetDouble(2),
+                        reader.IsDBNull(3) ? null : reader.GetDouble(3), reader.IsDBNull(4) ? null : reader.GetDouble(4), reader.GetInt32(5)));
+                if (line.Points.Count > 0) lines.Add(line);
+                await reader.NextResultAsync(ct);
+            }
             while (await reader.ReadAsync(ct))
                 markers.Add(new SeriesMarkerDto(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), reader.IsDBNull(3) ? null : reader.GetString(3),
                     reader.IsDBNull(4) ? null : reader.GetString(4), reader.IsDBNull(5) ? null : reader.GetString(5),
                     reader.IsDBNull(6) ? null : reader.GetFieldValue<DateTimeOffset>(6), reader.GetString(7)));
         }
-        var sha = await shas.GetAsync(rows.Select(r => r.Run), ct);
-        var points = rows.Select(r => (r.Profile, new SeriesPointDto(r.Run, sha.GetValueOrDefault(r.Run, ""), r.At, r.Value, r.Lower, r.Upper, r.N))).ToList();
-        return new SeriesRows(points, markers);
+
+        var commits = await shas.GetAsync(lines.SelectMany(l => l.Points).Select(p => p.RunId).ToList(), ct);
+        var next = 0;
+        foreach (var line in lines)
+            for (var i = 0; i < line.Points.Count; i++) line.Points[i] = line.Points[i] with { Commit = commits[next++] };
+        return new SeriesRows(lines, markers);
     }
+
+    private const string ResolveSql = """
+        SELECT b.key, b.name, b.parameters::text, b.job, s.name, m.id, m.name, m.unit, m.direction,
+               (SELECT br.id FROM branches br WHERE br.project_id = $2 AND br.name = $4)
+        FROM benchmarks b
+        JOIN suites s ON s.id = b.suite_id AND s.project_id = $2
+        LEFT JOIN LATERAL (
+            SELECT m.* FROM measures m WHERE m.name = $3
+            ORDER BY EXISTS (SELECT 1 FROM results r WHERE r.benchmark_id = b.id AND r.measure_id = m.id) DESC, m.id
+            LIMIT 1) m ON true
+        WHERE b.id = $1
+        """;
+
+    private const string ProfilesSql = "SELECT id, name FROM profiles WHERE $1::text[] IS NULL OR name = ANY($1) ORDER BY id";
 
     // The cursor's tie-break on run_id is a filter, not an index condition: run_id is an INCLUDE column.
     private const string PointsSql = """
-        SELECT x.profile_id, x.run_id, x.series_at, x.value, x.ci_lower, x.ci_upper, x.sample_count
-        FROM unnest($3::bigint[]) WITH ORDINALITY AS p(id, ord)
-        CROSS JOIN LATERAL (
-            SELECT r.profile_id, r.run_id, r.series_at, r.value, r.ci_lower, r.ci_upper, r.sample_count
-            FROM results r
-            WHERE r.benchmark_id = $1 AND r.measure_id = $2 AND r.profile_id = p.id AND r.branch_id = $4
-              AND r.series_at >= greatest($5, $7) AND r.series_at < $6
-              AND (r.series_at > $7 OR r.run_id > $8)
-              AND r.value IS NOT NULL
-            ORDER BY r.series_at, r.run_id
-            LIMIT $9) x
-        ORDER BY p.ord, x.series_at, x.run_id
+        SELECT r.run_id, r.series_at, r.value, r.ci_lower, r.ci_upper, r.sample_count
+        FROM results r
+        WHERE r.benchmark_id = $1 AND r.measure_id = $2 AND r.profile_id = $3 AND r.branch_id = $4
+          AND r.series_at >= greatest($5, $7) AND r.series_at < $6
+          AND (r.series_at > $7 OR r.run_id > $8)
+          AND r.value IS NOT NULL
+        ORDER BY r.series_at, r.run_id
+        LIMIT $9
         """;
 
     private const string MarkersSql = """

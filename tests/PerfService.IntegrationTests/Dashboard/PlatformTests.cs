@@ -20,6 +20,12 @@ public partial class PlatformTests(PerfServiceApp app) : IClassFixture<PerfServi
         var series = paths.GetProperty("/api/v1/projects/{slug}/series").GetProperty("get");
         var parameters = series.GetProperty("parameters").EnumerateArray().Select(p => p.GetProperty("name").GetString()).ToList();
         Assert.Superset(new HashSet<string?> { "benchmark", "measure", "profile", "branch", "from", "to", "limit", "cursor", "format" }, parameters.ToHashSet());
+        var ok = series.GetProperty("responses").GetProperty("200").GetProperty("content");
+        var shapes = ok.GetProperty("application/json").GetProperty("schema").GetProperty("oneOf").EnumerateArray().Select(s => s.GetProperty("$ref").GetString());
+        Assert.Equal(["#/components/schemas/SeriesDto", "#/components/schemas/SeriesColumnsDto"], shapes);
+        Assert.True(ok.TryGetProperty("text/csv", out _));
+        var columns = doc.RootElement.GetProperty("components").GetProperty("schemas").GetProperty("SeriesColumnsDto").GetProperty("properties");
+        Assert.True(columns.TryGetProperty("shas", out _));
     }
 
     [Theory]
@@ -69,6 +75,9 @@ public partial class PlatformTests(PerfServiceApp app) : IClassFixture<PerfServi
             var html = File.ReadAllText(page);
             Assert.DoesNotMatch(InlineScript(), html);
             Assert.DoesNotMatch(InlineHandlerOrStyle(), html);
+            // The header is drawn by js/layout.js; a page keeps only the empty placeholder, not a copy of the navigation.
+            Assert.Contains("<header class=\"top\"></header>", html);
+            Assert.DoesNotContain("<nav", html);
         }
         foreach (var script in Directory.GetFiles(Path.Combine(root, "js"), "*.js", SearchOption.AllDirectories))
             Assert.DoesNotMatch(HtmlSink(), File.ReadAllText(script));

@@ -78,23 +78,52 @@ public class SeriesTests(HistoryApp app) : IClassFixture<HistoryApp>
         Assert.Equal([2, 3], Assert.Single(series.Lines).Points.Select(p => CommitNumber(p.Commit)));
     }
 
-    [Fact]
-    public async Task Paging_a_series_of_several_lines_visits_every_point_exactly_once()
+    [Theory]
+    [InlineData("json")]
+    [InlineData("columns")]
+    public async Task Paging_a_series_of_several_lines_visits_every_point_exactly_once(string format)
     {
         var bench = await app.BenchmarkAsync(HistoryApp.HaxReads(1).Key);
         var client = app.CreateClient();
         var seen = new List<(string, long)>();
         var pages = 0;
-        for (var url = $"{Series}?benchmark={bench.Id}&limit=2"; url is not null; pages++)
+        for (var url = $"{Series}?benchmark={bench.Id}&limit=2&format={format}"; url is not null; pages++)
         {
-            var page = (await client.GetFromJsonAsync<SeriesDto>(url))!;
-            Assert.All(page.Lines, l => Assert.True(l.Points.Count <= 2));
-            seen.AddRange(page.Lines.SelectMany(l => l.Points.Select(p => (l.Profile, p.RunId))));
-            url = page.Next;
+            var (points, next) = await PageAsync(client, url, format);
+            Assert.All(points.GroupBy(p => p.Profile), l => Assert.True(l.Count() <= 2));
+            seen.AddRange(points);
+            if (next is not null) Assert.Contains($"format={format}", next);
+            url = next;
         }
         Assert.True(pages > 2);
         Assert.Equal(7, seen.Count);
         Assert.Equal(seen.Count, seen.Distinct().Count());
+    }
+
+    [Fact]
+    public async Task Columns_carry_the_same_points_and_send_each_commit_once()
+    {
+        var bench = await app.BenchmarkAsync(HistoryApp.HaxReads(1).Key);
+        var client = app.CreateClient();
+        var points = (await client.GetFromJsonAsync<SeriesDto>($"{Series}?benchmark={bench.Id}&measure=time"))!;
+        var columns = (await client.GetFromJsonAsync<SeriesColumnsDto>($"{Series}?benchmark={bench.Id}&measure=time&format=columns"))!;
+
+        Assert.Equal((points.Benchmark.Key, points.Measure, points.Branch, points.Next), (columns.Benchmark.Key, columns.Measure, columns.Branch, columns.Next));
+        Assert.Equal(points.Markers, columns.Markers);
+        Assert.Equal(points.Lines.Select(l => l.Profile), columns.Lines.Select(l => l.Profile));
+        foreach (var (line, column) in points.Lines.Zip(columns.Lines))
+        {
+            Assert.Equal(line.Points.Select(p => p.RunId), column.RunIds);
+            Assert.Equal(line.Points.Select(p => p.Commit), column.Commits.Select(i => columns.Shas[i]));
+            Assert.Equal(line.Points.Select(p => p.SeriesAt.ToUnixTimeMilliseconds()), column.Times);
+            Assert.Equal(line.Points.Select(p => p.Value), column.Values);
+            Assert.Equal(line.Points.Select(p => p.CiLower), column.Lower);
+            Assert.Equal(line.Points.Select(p => p.CiUpper), column.Upper);
+            Assert.Equal(line.Points.Select(p => p.SampleCount), column.Samples);
+        }
+        // Commits 2 and 4 are on both profiles' lines: 7 points, 5 commits.
+        Assert.Equal(7, columns.Lines.Sum(l => l.RunIds.Count));
+        Assert.Equal([1, 2, 3, 4, 5], columns.Shas.Select(CommitNumber).Order());
     }
 
     [Fact]
@@ -155,12 +184,24 @@ public class SeriesTests(HistoryApp app) : IClassFixture<HistoryApp>
     [InlineData("benchmark={0}&profile=no-such-profile", HttpStatusCode.NotFound)]
     [InlineData("benchmark={0}&branch=nope", HttpStatusCode.NotFound)]
     [InlineData("benchmark={0}&cursor=garbage!", HttpStatusCode.BadRequest)]
+    [InlineData("benchmark={0}&format=xml", HttpStatusCode.BadRequest)]
     public async Task Bad_requests_answer_with_problem_details(string query, HttpStatusCode status)
     {
         var bench = await app.BenchmarkAsync(HistoryApp.HaxReads(1).Key);
         var response = await app.CreateClient().GetAsync($"{Series}?{string.Format(query, bench.Id)}");
         Assert.Equal(status, response.StatusCode);
         Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+    }
+
+    private static async Task<(List<(string Profile, long RunId)> Points, string? Next)> PageAsync(HttpClient client, string url, string format)
+    {
+        if (format == "columns")
+        {
+            var columns = (await client.GetFromJsonAsync<SeriesColumnsDto>(url))!;
+            return (columns.Lines.SelectMany(l => l.RunIds.Select(r => (l.Profile, r))).ToList(), columns.Next);
+        }
+        var page = (await client.GetFromJsonAsync<SeriesDto>(url))!;
+        return (page.Lines.SelectMany(l => l.Points.Select(p => (l.Profile, p.RunId))).ToList(), page.Next);
     }
 
     private static int CommitNumber(string sha) => HistorySeed.CommitNumber(sha);

@@ -107,10 +107,14 @@ export function trendChart(canvas, { lines, unit, markers = [], onPointClick, on
   });
 }
 
-/** Points of a series as the chart wants them. */
-export const toChartPoints = (points) => points.map((p) => ({
-  x: new Date(p.seriesAt).getTime(), y: p.value, lo: p.ciLower, hi: p.ciUpper, commit: p.commit, runId: p.runId, n: p.sampleCount,
-}));
+/** One line of a series in columns (format=columns) as the points the chart wants; shas is the series' commit table. */
+export function toChartPoints(line, shas) {
+  const points = new Array(line.runIds.length);
+  for (let i = 0; i < points.length; i++) {
+    points[i] = { x: line.times[i], y: line.values[i], lo: line.lower[i], hi: line.upper[i], commit: shas[line.commits[i]], runId: line.runIds[i], n: line.samples[i] };
+  }
+  return points;
+}
 
 /** Relative view: every value as a % change from the line's value at the reference commit (or its first point). */
 export function normalise(points, refCommit) {

@@ -1,16 +1,23 @@
-// What every page shares: the active nav link and the token control (kept in sessionStorage for this tab only).
+// What every page shares: the header (brand, main navigation with the current page marked, token control), drawn
+// here so the pages hold only an empty <header class="top">. The token is kept in sessionStorage for this tab only.
 import { el, $ } from './dom.js';
 import { getToken, setToken } from './api.js';
+
+// run.html and pr.html are reached through links from the others and have no entry of their own.
+const pages = [['index.html', 'Projects'], ['explorer.html', 'Explorer'], ['compare.html', 'Compare'], ['alerts.html', 'Alerts'],
+  ['agents.html', 'Agents'], ['api.html', 'API']];
 
 export function initLayout() {
   // Pages answer with and without ".html" (and / is index), so compare bare names.
   const page = (path) => path.replace(/^\//, '').replace(/\.html$/, '') || 'index';
   const current = page(location.pathname);
-  for (const link of document.querySelectorAll('nav.main a')) {
-    if (page(link.getAttribute('href')) === current) link.setAttribute('aria-current', 'page');
-  }
-  const slot = $('#token-slot');
-  if (slot) renderToken(slot);
+  const slot = el('span', { id: 'token-slot', class: 'token-slot' });
+  $('header.top').replaceChildren(
+    el('a', { class: 'brand', href: 'index.html' }, 'PerfService'),
+    el('nav', { class: 'main', 'aria-label': 'Main' },
+      pages.map(([href, text]) => el('a', { href, 'aria-current': page(href) === current ? 'page' : null }, text))),
+    slot);
+  renderToken(slot);
 }
 
 function renderToken(slot) {

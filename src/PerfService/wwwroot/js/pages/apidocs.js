@@ -10,9 +10,10 @@ const refName = (schema) => schema?.$ref?.split('/').pop();
 function typeOf(schema) {
   if (!schema) return '';
   if (schema.$ref) return refName(schema);
+  if (schema.oneOf) return schema.oneOf.map(typeOf).join(' | ');
   if (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'))) return `${typeOf(schema.items)}[]`;
   const type = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null').join('|') : schema.type;
-  return [type, schema.format ? `(${schema.format})` : ''].join(' ').trim() || (schema.oneOf || schema.anyOf ? 'one of' : 'any');
+  return [type, schema.format ? `(${schema.format})` : ''].join(' ').trim() || (schema.anyOf ? 'one of' : 'any');
 }
 
 function operations(doc) {

@@ -43,7 +43,7 @@ export async function renderCharts(container, { state, context, known, onChange,
   if (state.norm) {
     const ok = results.filter((r) => r.series);
     const lines = ok.flatMap(({ series }) => series.lines.map((l) => ({
-      label: `${series.benchmark.key} · ${l.profile}`, profile: l.profile, points: normalise(toChartPoints(l.points), state.norm === 'first' ? '' : state.norm),
+      label: `${series.benchmark.key} · ${l.profile}`, profile: l.profile, points: normalise(toChartPoints(l, series.shas), state.norm === 'first' ? '' : state.norm),
     })));
     const canvas = el('canvas', { id: 'chart-combined', 'aria-label': 'Normalised trend of the selected benchmarks' });
     body.append(el('article', { class: 'card chart-card' }, el('h3', {}, `Change from ${state.norm === 'first' ? 'each line’s first point' : shortSha(state.norm)} (%)`),
@@ -56,7 +56,7 @@ export async function renderCharts(container, { state, context, known, onChange,
       body.append(el('article', { class: 'card chart-card' }, el('h3', {}, known.get(id)?.key ?? `Benchmark ${id}`), el('div', { class: 'error' }, error.message)));
       continue;
     }
-    const lines = series.lines.map((l) => ({ label: l.profile, profile: l.profile, points: toChartPoints(l.points) }));
+    const lines = series.lines.map((l) => ({ label: l.profile, profile: l.profile, points: toChartPoints(l, series.shas) }));
     const canvas = el('canvas', { id: `chart-${id}`, dataset: { benchmark: id }, 'aria-label': `Trend of ${series.benchmark.key}` });
     const count = lines.reduce((n, l) => n + l.points.length, 0);
     body.append(el('article', { class: 'card chart-card', dataset: { benchmark: id } },
