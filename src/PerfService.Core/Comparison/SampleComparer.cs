@@ -61,6 +61,7 @@ public static class SampleComparer
             RatioUpper = upper,
             BaseBimodal = Modality.IsBimodal(baseSorted),
             HeadBimodal = Modality.IsBimodal(headSorted),
+            Separated = headSorted[0] > baseSorted[^1] || headSorted[^1] < baseSorted[0],
         };
     }
 
@@ -93,7 +94,9 @@ public static class SampleComparer
                 : v with { Reason = $"no significant change ({P(adjustedP)}), {Pct(change)} within ±{Pct(t, false)}" };
         if (!beyond)
             return v with { Reason = $"significant but small: {Pct(change)} within ±{Pct(t, false)} threshold" };
-        if (s.BaseBimodal || s.HeadBimodal)
+        // Modes can make medians move without any change in the code (a run lands in the other mode), unless no sample
+        // of one side reaches the other side at all: then no mix of modes explains the change.
+        if ((s.BaseBimodal || s.HeadBimodal) && !s.Separated)
         {
             var which = s.BaseBimodal && s.HeadBimodal ? "base and head" : s.BaseBimodal ? "base" : "head";
             return v with
@@ -157,6 +160,8 @@ public sealed record SampleStatistics
     public ThresholdSource ThresholdSource { get; init; }
     public bool BaseBimodal { get; init; }
     public bool HeadBimodal { get; init; }
+    /// <summary>Every head sample lies beyond every base sample (on one side): a change no mix of modes can explain.</summary>
+    public bool Separated { get; init; }
     /// <summary>Both samples are the same constant: nothing to test (left out of the FDR family).</summary>
     public bool Identical { get; init; }
 }

@@ -116,6 +116,33 @@ public class SampleComparerTests
         Assert.Contains("bimodal", v.Reason);
     }
 
+    /// <summary>Runs that come out twice as fast now and then (a shared VM): base in two modes, head the same ×factor.</summary>
+    private static (double[] Base, double[] Head) TwoModes(int seed, double factor)
+    {
+        var rng = new Random(seed);
+        double[] Draw(double scale) => Enumerable.Range(0, 30).Select(i => scale * (i % 4 == 0 ? 50 : 100) * Math.Exp(0.02 * Samples.Gaussian(rng))).ToArray();
+        return (Draw(1), Draw(factor));
+    }
+
+    [Fact]
+    public void A_change_beyond_every_mode_is_judged_even_with_bimodal_samples()
+    {
+        var (baseline, head) = TwoModes(11, 5);
+        var v = SampleComparer.Compare(Input(baseline, head));
+        Assert.Equal(Outcome.Regression, v.Outcome);
+        Assert.InRange(v.Ratio, 4.5, 5.5);
+    }
+
+    [Fact]
+    public void A_change_the_size_of_the_gap_between_modes_stays_inconclusive()
+    {
+        // Twice as slow, with modes a factor of two apart: a mix of modes alone could look like this.
+        var (baseline, head) = TwoModes(12, 2);
+        var v = SampleComparer.Compare(Input(baseline, head));
+        Assert.Equal(Outcome.Inconclusive, v.Outcome);
+        Assert.Contains("bimodal", v.Reason);
+    }
+
     [Fact]
     public void A_large_change_that_is_not_significant_is_inconclusive()
     {
