@@ -3,12 +3,19 @@ using NpgsqlTypes;
 
 namespace PerfService.Comparison;
 
-/// <summary>Base samples taken from a branch's recent runs, for a head that has no interleaved base samples.</summary>
-public sealed record HistorySamples(IReadOnlyList<double> Samples, int Runs);
+/// <summary>
+/// A series' recent runs on a branch: every sample (the fallback baseline of a head without interleaved base samples)
+/// and each run's central value, oldest first (the noise history thresholds adapt to).
+/// </summary>
+public sealed record HistorySamples(IReadOnlyList<double> Samples, IReadOnlyList<double> Values)
+{
+    public int Runs => Values.Count;
+}
 
 /// <summary>
-/// Reads the fallback baseline of a pull request: per benchmark × measure, the samples of the base branch's most recent
-/// runs on the same profile at or before the merge base, in the series order <see cref="SeriesReader"/> uses.
+/// Reads a pull request's history on its base branch: per benchmark × measure, the base branch's most recent runs on
+/// the same profile at or before a point (the merge base, for the fallback baseline; none, for the noise history), in
+/// the series order <see cref="SeriesReader"/> uses.
 /// </summary>
 public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
 {
@@ -64,18 +71,23 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
         cmd.Parameters.Add(new NpgsqlParameter { Value = cutoff is { } c ? c : DBNull.Value, NpgsqlDbType = NpgsqlDbType.TimestampTz });
         cmd.Parameters.Add(new NpgsqlParameter { Value = runs });
 
-        var samples = new Dictionary<(long, long), (List<double> Values, int Runs)>();
+        var found = new Dictionary<(long, long), (List<double> Samples, List<double> Values)>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
         while (await reader.ReadAsync(ct))
         {
             var key = (reader.GetInt64(0), reader.GetInt64(1));
-            if (!samples.TryGetValue(key, out var acc)) acc = ([], 0);
+            if (!found.TryGetValue(key, out var acc)) found[key] = acc = ([], []);
             // Like the job's own runs: all samples of a run, or its central value when it stored none.
-            if (!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s) acc.Values.AddRange(s);
-            else acc.Values.Add(reader.GetDouble(3));
-            samples[key] = (acc.Values, acc.Runs + 1);
+            if (!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s) acc.Samples.AddRange(s);
+            else acc.Samples.Add(reader.GetDouble(3));
+            acc.Values.Add(reader.GetDouble(3));
         }
-        foreach (var (key, acc) in samples) answer[key] = new HistorySamples(acc.Values, acc.Runs);
+        // Rows come newest first (the LIMIT keeps the latest); the noise history reads in commit order.
+        foreach (var (key, acc) in found)
+        {
+            acc.Values.Reverse();
+            answer[key] = new HistorySamples(acc.Samples, acc.Values);
+        }
         return answer;
     }
 }

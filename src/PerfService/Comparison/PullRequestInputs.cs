@@ -25,7 +25,7 @@ public sealed record PullRequestScope(long ProjectId, long ProfileId, string Pro
 /// otherwise against the base branch's most recent runs on the same profile at or before the merge base. Each carries
 /// the project's threshold override for its key and measure, if one matches, and the base branch's noise history.
 /// </summary>
-public sealed class PullRequestInputs(PerfDbContext db, SeriesReader series, HistoryBaselineReader baselines)
+public sealed class PullRequestInputs(PerfDbContext db, HistoryBaselineReader baselines)
 {
     private const int NoisePoints = 30;
 
@@ -46,6 +46,11 @@ public sealed class PullRequestInputs(PerfDbContext db, SeriesReader series, His
             fromHistory = await baselines.ReadAsync(missing, scope.ProfileId, branchId, cutoff, HistoryBaselineReader.DefaultRuns, ct);
         }
 
+        // The base branch's recent central values, for thresholds that adapt to each series' noise: one read for all.
+        var noise = scope.BaseBranchId is { } id
+            ? await baselines.ReadAsync(heads.Select(h => h.Key).ToList(), scope.ProfileId, id, null, NoisePoints, ct)
+            : [];
+
         var inputs = new List<PullRequestInput>();
         foreach (var (key, (first, headSamples)) in heads)
         {
@@ -59,13 +64,10 @@ public sealed class PullRequestInputs(PerfDbContext db, SeriesReader series, His
             }
             else continue;
 
-            var noise = scope.BaseBranchId is { } id
-                ? await series.HistoryAsync(key.BenchmarkId, key.MeasureId, scope.ProfileId, id, DateTimeOffset.MaxValue, NoisePoints, ct)
-                : null;
             inputs.Add(new PullRequestInput(key.BenchmarkId, key.MeasureId,
                 new ComparisonInput(first.Key, first.Measure, first.Unit, first.Direction, baseSamples, headSamples)
                 {
-                    Profile = scope.Profile, History = noise, Threshold = rules.ThresholdFor(first.Key, first.Measure),
+                    Profile = scope.Profile, History = noise.GetValueOrDefault(key)?.Values, Threshold = rules.ThresholdFor(first.Key, first.Measure),
                 }, origin));
         }
         return inputs;

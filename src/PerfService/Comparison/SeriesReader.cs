@@ -85,22 +85,4 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
         }
         return windows;
     }
-
-    /// <summary>The last <paramref name="count"/> central values of a series up to a time: the noise history for thresholds.</summary>
-    public async Task<List<double>> HistoryAsync(long benchmarkId, long measureId, long profileId, long branchId, DateTimeOffset upTo, int count, CancellationToken ct)
-    {
-        await using var cmd = dataSource.CreateCommand("""
-            SELECT v FROM (
-                SELECT coalesce(r.median, r.value) AS v, r.series_at
-                FROM results r
-                WHERE r.benchmark_id = $1 AND r.measure_id = $2 AND r.profile_id = $3 AND r.branch_id = $4 AND r.series_at <= $5 AND r.value IS NOT NULL
-                ORDER BY r.series_at DESC LIMIT $6) t
-            ORDER BY series_at
-            """);
-        foreach (var v in new object[] { benchmarkId, measureId, profileId, branchId, upTo, count }) cmd.Parameters.Add(new NpgsqlParameter { Value = v });
-        var values = new List<double>();
-        await using var reader = await cmd.ExecuteReaderAsync(ct);
-        while (await reader.ReadAsync(ct)) values.Add(reader.GetDouble(0));
-        return values;
-    }
 }
