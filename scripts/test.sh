@@ -41,6 +41,12 @@ fi
 read -r passed failed skipped < <(grep -E '^(Passed|Failed)! +- Failed:' "$log" | sed -E \
   's/.*Failed: *([0-9]+), Passed: *([0-9]+), Skipped: *([0-9]+).*/\2 \1 \3/' \
   | awk '{p+=$1; f+=$2; s+=$3} END {print p+0, f+0, s+0}')
+# CI shows the end of this output: name each failed test with the start of its message just above the summary.
+if grep -qE '^ +Failed [^!]' "$log"; then
+  echo "Failed tests:"
+  awk '/^ +Failed [^!]/ {n = 14} n > 0 {print; n--}' "$log" | cut -c1-240
+fi
+[ "$demo_failed" = 1 ] && echo "Failed: the demo check (./perf demo --fast --check); its output is above"
 rm -f "$log"
 passed=$((passed + demo_passed)); failed=$((failed + demo_failed))
 [ "$failed" -gt 0 ] && status=1

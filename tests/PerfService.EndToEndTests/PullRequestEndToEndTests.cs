@@ -33,7 +33,7 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
         var repo = Path.Combine(_work, "repo");
         await fixture.App.WithDbAsync(db => db.Projects.Where(p => p.Id == projectId).ExecuteUpdateAsync(s => s.SetProperty(p => p.RepositoryUrl, repo)));
         var main = Commit(repo, level: 100);
-        SuiteRepository.Git(repo, "checkout", "-q", "-b", "feature");
+        Git.Run(repo, "checkout", "-q", "-b", "feature");
         var head1 = Commit(repo, level: 150);
 
         await fixture.DeliverAsync("pull_request", Payload("opened", head1, main));
@@ -129,9 +129,7 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
             done
             printf '{"results":[{"benchmark":"Queue.Push","unit":"ns","samples":[%s]},{"benchmark":"Queue.Pop","unit":"ns","samples":[%s]}]}' "$push" "$pop" > "$PERF_OUTPUT"
             """.ReplaceLineEndings("\n"));
-        if (!Directory.Exists(Path.Combine(repo, ".git"))) SuiteRepository.Git(repo, "init", "-q", "-b", "main");
-        SuiteRepository.Git(repo, "add", "-A");
-        SuiteRepository.Git(repo, "-c", "user.email=e2e@perf.local", "-c", "user.name=e2e", "commit", "-q", "-m", $"level {level}");
-        return SuiteRepository.Git(repo, "rev-parse", "HEAD").Trim();
+        if (!Directory.Exists(Path.Combine(repo, ".git"))) Git.Init(repo);
+        return Git.Commit(repo, $"level {level}");
     }
 }

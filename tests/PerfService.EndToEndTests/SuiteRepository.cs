@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace PerfService.EndToEndTests;
 
 /// <summary>A local git repository with one small suite per harness and a perf.json declaring them.</summary>
@@ -84,10 +82,8 @@ public static class SuiteRepository
                 [Benchmark] public int Sum() { var s = 0; for (var i = 0; i < N; i++) s += i; return s; }
             }
             """);
-        Git(dir, "init", "-q", "-b", "main");
-        Git(dir, "-c", "user.email=e2e@perf.local", "-c", "user.name=e2e", "add", "-A");
-        Git(dir, "-c", "user.email=e2e@perf.local", "-c", "user.name=e2e", "commit", "-q", "-m", "small suites");
-        return Git(dir, "rev-parse", "HEAD").Trim();
+        Git.Init(dir);
+        return Git.Commit(dir, "small suites");
     }
 
     /// <summary>The checkout, found from the fixtures path recorded in the test assembly at build time (tests/fixtures).</summary>
@@ -98,17 +94,5 @@ public static class SuiteRepository
         var full = Path.Combine(dir, path);
         Directory.CreateDirectory(Path.GetDirectoryName(full)!);
         File.WriteAllText(full, text.ReplaceLineEndings("\n") + "\n");
-    }
-
-    internal static string Git(string dir, params string[] args)
-    {
-        var info = new ProcessStartInfo("git") { WorkingDirectory = dir, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in args) info.ArgumentList.Add(a);
-        using var git = Process.Start(info)!;
-        var output = git.StandardOutput.ReadToEnd();
-        var error = git.StandardError.ReadToEnd();
-        git.WaitForExit();
-        if (git.ExitCode != 0) throw new InvalidOperationException($"git {string.Join(' ', args)}: {error}");
-        return output;
     }
 }

@@ -15,9 +15,9 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
     [Fact]
     public async Task An_agent_killed_mid_suite_is_replaced_after_its_lease_and_the_job_is_stored_once()
     {
-        // A 3 s lease: shorter than the agent's 5 s heartbeat, so the second agent is only started once the first is dead
-        // (otherwise it would take the job over from a live agent).
-        await using var world = await AgentWorld.StartAsync("agent-kill", new Dictionary<string, string?> { ["Jobs__LeaseSeconds"] = "3" });
+        // A 6 s lease, which the agent renews every 2 s (a third of it): short enough to wait out, long enough that a live
+        // agent on a loaded machine never loses it. The second agent starts only once the first is dead.
+        await using var world = await AgentWorld.StartAsync("agent-kill", new Dictionary<string, string?> { ["Jobs__LeaseSeconds"] = "6" });
         world.Repo.Hold();
         var job = await world.EnqueueAsync(world.Repo.Commits[0]);
 

@@ -36,7 +36,8 @@ public sealed class DemoChecks(DemoApi api, DemoScenario scenario, DemoRepositor
 
     private async Task<bool> EventuallyAsync(Func<Task<(bool Ok, string What)>> check, CancellationToken ct)
     {
-        var deadline = DateTime.UtcNow.AddMinutes(2);
+        // Analysis may still be working through the last runs on a slow machine; it is done within seconds here.
+        var deadline = DateTime.UtcNow.AddMinutes(5);
         while (true)
         {
             var (ok, what) = await check();

@@ -29,22 +29,42 @@ public sealed class ScheduledBaselineJob(PerfDbContext db, JobScheduler schedule
         }
     }
 
+    /// <summary>A remote that never answers (a network that drops packets) must not hold a background worker for good.</summary>
+    private static readonly TimeSpan _lsRemoteTimeout = TimeSpan.FromSeconds(60);
+
     internal static async Task<string?> HeadAsync(string url, string branch, CancellationToken ct)
     {
         var info = new ProcessStartInfo("git") { RedirectStandardOutput = true, RedirectStandardError = true };
         foreach (var a in new[] { "ls-remote", "--", url, $"refs/heads/{branch}" }) info.ArgumentList.Add(a);
         info.Environment["GIT_TERMINAL_PROMPT"] = "0";
+        info.Environment["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"; // never wait for a password either
+        Process git;
         try
         {
-            using var git = Process.Start(info)!;
-            var output = await git.StandardOutput.ReadToEndAsync(ct);
-            await git.WaitForExitAsync(ct);
-            var sha = output.Split('\t', 2)[0].Trim();
-            return git.ExitCode == 0 && sha.Length >= 40 ? sha : null;
+            git = Process.Start(info)!;
         }
         catch (System.ComponentModel.Win32Exception)
         {
             return null; // git is not installed on this host
+        }
+        using (git)
+        using (var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct))
+        {
+            timeout.CancelAfter(_lsRemoteTimeout);
+            try
+            {
+                var errors = git.StandardError.ReadToEndAsync(timeout.Token); // drained, so a chatty remote cannot block it
+                var output = await git.StandardOutput.ReadToEndAsync(timeout.Token);
+                await git.WaitForExitAsync(timeout.Token);
+                await errors;
+                var sha = output.Split('\t', 2)[0].Trim();
+                return git.ExitCode == 0 && sha.Length >= 40 ? sha : null;
+            }
+            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            {
+                git.Kill(entireProcessTree: true);
+                return null;
+            }
         }
     }
 }

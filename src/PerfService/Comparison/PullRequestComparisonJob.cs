@@ -46,8 +46,14 @@ public sealed class PullRequestComparisonJob(
                 jobId, inputs.Count(i => i.FromHistory is not null), project.DefaultBranch);
 
         var verdicts = RunComparer.Compare(inputs.Select(i => i.Input).ToList());
-        await SaveAsync(job, inputs, verdicts, ct);
-        await OpenRegressionAlertsAsync(job, profile, inputs, verdicts, ct);
+        // One transaction: a reader never sees the old verdicts deleted and the new ones not yet written, nor a
+        // regression verdict whose alert is still missing.
+        await using (var tx = await db.Database.BeginTransactionAsync(ct))
+        {
+            await SaveAsync(job, inputs, verdicts, ct);
+            await OpenRegressionAlertsAsync(job, profile, inputs, verdicts, ct);
+            await tx.CommitAsync(ct);
+        }
         // Once only; and never for submitted results, which no agent of ours produced and none may be there to re-run.
         if (verdicts.Any(v => v.WantsRerun) && job.Kind is not (JobKind.Rerun or JobKind.Submitted))
         {

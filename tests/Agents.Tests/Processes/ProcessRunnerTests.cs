@@ -50,13 +50,13 @@ public sealed class ProcessRunnerTests : IDisposable
         // The shell forks a sleep child and a grandchild shell with its own sleep.
         var spec = Sh($"sleep 300 & echo $! >> {pidFile}; sh -c 'sleep 300 & echo $! >> {pidFile}; wait' & wait") with
         {
-            Timeout = TimeSpan.FromSeconds(1),
+            Timeout = TimeSpan.FromSeconds(3), // time for both shells to start and write their pids on a loaded machine
         };
         var clock = Stopwatch.StartNew();
         var result = await _runner.RunAsync(spec);
         Assert.True(result.TimedOut);
         Assert.False(result.Succeeded);
-        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(20));
+        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(60));
         var pids = (await File.ReadAllLinesAsync(pidFile)).Select(int.Parse).ToList();
         Assert.Equal(2, pids.Count);
         await AssertGoneAsync(pids);
@@ -95,9 +95,11 @@ public sealed class ProcessRunnerTests : IDisposable
         Assert.Contains("no-such-tool-xyz", e.Message);
     }
 
+    /// <summary>Waits (up to 30 s: a loaded machine starts processes slowly) for the child to have written the file.</summary>
     private static async Task WaitForFileAsync(string file)
     {
-        for (var i = 0; i < 100 && !(File.Exists(file) && new FileInfo(file).Length > 0); i++) await Task.Delay(50);
+        for (var i = 0; i < 600 && !(File.Exists(file) && new FileInfo(file).Length > 0); i++) await Task.Delay(50);
+        Assert.True(File.Exists(file) && new FileInfo(file).Length > 0, $"{file} was never written");
     }
 
     private static async Task AssertGoneAsync(IEnumerable<int> pids)
@@ -105,7 +107,7 @@ public sealed class ProcessRunnerTests : IDisposable
         foreach (var pid in pids)
         {
             // Killed processes may linger a moment as zombies until reaped; /proc/<pid>/stat then says state Z.
-            for (var i = 0; i < 50 && Alive(pid); i++) await Task.Delay(100);
+            for (var i = 0; i < 300 && Alive(pid); i++) await Task.Delay(100);
             Assert.False(Alive(pid), $"process {pid} still running");
         }
     }

@@ -44,9 +44,8 @@ public sealed class LocalRepo
 
     public static LocalRepo Create(string path, string control, int commits = 1)
     {
-        Directory.CreateDirectory(path);
+        Git.Init(path);
         Directory.CreateDirectory(control);
-        Git(path, "init", "--quiet", "--initial-branch=main");
         File.WriteAllText(System.IO.Path.Combine(path, "perf.json"), $$"""
             { "suites": [ { "name": "{{Suite}}", "harness": "json", "folder": ".", "command": "sh bench.sh", "timeoutSeconds": 300 } ] }
             """);
@@ -55,9 +54,7 @@ public sealed class LocalRepo
         for (var i = 0; i < commits; i++)
         {
             File.WriteAllText(System.IO.Path.Combine(path, "revision.txt"), $"{i}\n");
-            Git(path, "add", "-A");
-            Git(path, "commit", "--quiet", "-m", $"revision {i}");
-            shas.Add(Git(path, "rev-parse", "HEAD"));
+            shas.Add(Git.Commit(path, $"revision {i}"));
         }
         return new LocalRepo(path, control, shas);
     }
@@ -94,19 +91,5 @@ public sealed class LocalRepo
     {
         var full = System.IO.Path.Combine(Control, file);
         return File.Exists(full) ? File.ReadAllLines(full).Where(l => l.Length > 0).ToList() : [];
-    }
-
-    private static string Git(string dir, params string[] args)
-    {
-        var psi = new ProcessStartInfo("git") { WorkingDirectory = dir, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in args) psi.ArgumentList.Add(a);
-        psi.Environment["GIT_AUTHOR_NAME"] = psi.Environment["GIT_COMMITTER_NAME"] = "Fault Tests";
-        psi.Environment["GIT_AUTHOR_EMAIL"] = psi.Environment["GIT_COMMITTER_EMAIL"] = "faults@example.invalid";
-        using var p = Process.Start(psi)!;
-        var stdout = p.StandardOutput.ReadToEnd();
-        var stderr = p.StandardError.ReadToEnd();
-        p.WaitForExit();
-        if (p.ExitCode != 0) throw new InvalidOperationException($"git {string.Join(' ', args)}: {stderr}");
-        return stdout.Trim();
     }
 }

@@ -72,9 +72,10 @@ public class ComparisonPipelineTests : OwnServiceTests
         }
 
         for (var i = 0; i < 40; i++) await PostPoint(i, i < 25 ? 1000 : 1300);
-        var alerts = await Generic.EventuallyAsync(
-            () => app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()),
-            a => a.Count > 0 && ProcessedAll(40).Result);
+        var (alerts, _) = await Generic.EventuallyAsync(
+            async () => (Alerts: await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()),
+                Processed: await ProcessedAll(40)),
+            a => a.Alerts.Count > 0 && a.Processed);
         var alert = Assert.Single(alerts);
         Assert.Equal("c0ffee0025", alert.ToCommit);
         Assert.Equal("c0ffee0024", alert.FromCommit);

@@ -30,6 +30,9 @@ public class SubmittedPullRequestTests : OwnServiceTests
         }, null, ("r.json", Generic.Times((s.Item2, Generic.Around(s.Item3, 0.01, 20, seed: 3)))))).ToList();
         foreach (var response in await Task.WhenAll(posts)) Assert.Equal(HttpStatusCode.Created, response.StatusCode);
 
+        // With one background worker the first run's comparison may come before the second run is attached: wait until
+        // both runs belong to the job and then for the report (judged again once the second arrived).
+        await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.Runs.CountAsync(r => db.Jobs.Any(j => j.Id == r.JobId && j.PullRequest == 9))), n => n == 2);
         var anonymous = app.CreateClient();
         var rows = await Generic.EventuallyAsync(async () =>
         {

@@ -35,8 +35,8 @@ public sealed class GitHubTestApp(FakeGitHub github, FakeReportSource? reports, 
         ["GitHub:ApiBaseUrl"] = github.Url,
         ["GitHub:WebhookSecret"] = WebhookSecret,
         ["GitHub:TransientDelayMilliseconds"] = "50",
-        // Short enough for a test to wait out, long enough that a loaded CI machine never trips it by accident.
-        ["GitHub:RequestTimeoutSeconds"] = "5",
+        // The request timeout stays the product's 30 s, which a loaded CI machine never trips by accident; the test of
+        // a timed-out call shortens it for its own service (ShortTimeoutGitHubFixture).
     };
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
@@ -54,7 +54,7 @@ public class GitHubFixture : IAsyncLifetime
     public FakeReportSource Reports { get; } = new();
     public GitHubTestApp App { get; private set; } = null!;
 
-    protected virtual IReadOnlyDictionary<string, string?> Auth => new Dictionary<string, string?> { ["GitHub:Token"] = FakeGitHub.PersonalToken };
+    protected virtual IReadOnlyDictionary<string, string?> ServiceSettings => new Dictionary<string, string?> { ["GitHub:Token"] = FakeGitHub.PersonalToken };
 
     /// <summary>Reports come from the test's fake source, unless a subclass wants the real pipeline.</summary>
     protected virtual bool FakeReports => true;
@@ -62,7 +62,7 @@ public class GitHubFixture : IAsyncLifetime
     public virtual async Task InitializeAsync()
     {
         await GitHub.StartAsync();
-        App = new GitHubTestApp(GitHub, FakeReports ? Reports : null, Auth);
+        App = new GitHubTestApp(GitHub, FakeReports ? Reports : null, ServiceSettings);
         await App.InitializeAsync();
     }
 
@@ -110,7 +110,7 @@ public sealed class GitHubAppFixture : GitHubFixture
 {
     private readonly RSA _key = RSA.Create(2048);
 
-    protected override IReadOnlyDictionary<string, string?> Auth => new Dictionary<string, string?>
+    protected override IReadOnlyDictionary<string, string?> ServiceSettings => new Dictionary<string, string?>
     {
         ["GitHub:AppId"] = FakeGitHub.AppId,
         // PKCS#1, as GitHub hands out App keys; with literal "\n" as an environment variable would carry it.

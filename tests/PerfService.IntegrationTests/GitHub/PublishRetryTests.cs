@@ -36,21 +36,6 @@ public class PublishRetryTests(GitHubFixture fixture) : IClassFixture<GitHubFixt
     }
 
     [Fact]
-    public async Task A_comment_whose_answer_times_out_is_not_posted_twice()
-    {
-        var (id, repo) = await ProjectAsync("pub-slow");
-        fixture.Reports.Set(id, Reports.Regressed("pub-slow", 14, GitHubFixture.Sha("pub-slow")));
-        GitHub.Inject(new Fault("POST", "/repos/octo/pub-slow/issues/14/comments", FaultKind.SlowAfterProcessing, Seconds: 15));
-
-        await fixture.PublishAsync(id, 14);
-
-        // The call timed out after GitHub had stored the comment; the retry found it by its marker instead of posting again.
-        var comment = Assert.Single(GitHub.CommentsOn(repo, 14));
-        Assert.Single(GitHub.CallsTo("POST", "/repos/octo/pub-slow/issues/14/comments"));
-        Assert.Equal(comment.Id, (await RowAsync(id, 14))!.GitHubCommentId);
-    }
-
-    [Fact]
     public async Task A_server_error_is_retried_and_the_comment_posted_once()
     {
         var (id, repo) = await ProjectAsync("pub-500");

@@ -1,5 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
+using PerfService.AgentJobs;
+using PerfService.Auth;
 using PerfService.Core.Contracts;
 
 namespace PerfService.IntegrationTests.Infrastructure;
@@ -18,6 +20,15 @@ public sealed class AgentClient(HttpClient http, long agentId)
         response.EnsureSuccessStatusCode();
         var registered = (await response.Content.ReadFromJsonAsync<RegisterAgentResponse>())!;
         return new AgentClient(http, registered.AgentId);
+    }
+
+    /// <summary>Queues jobs as an administrator would (POST /api/v1/jobs), one per profile.</summary>
+    public static async Task<List<JobDto>> EnqueueAsync(PerfServiceApp app, object request)
+    {
+        var admin = await app.ClientWithScopesAsync(Scopes.Admin);
+        var response = await admin.PostAsJsonAsync("/api/v1/jobs", request);
+        Assert.True(response.IsSuccessStatusCode, await response.Content.ReadAsStringAsync());
+        return (await response.Content.ReadFromJsonAsync<List<JobDto>>())!;
     }
 
     public async Task<JobAssignment?> ClaimAsync(int waitSeconds = 0)

@@ -4,11 +4,14 @@ namespace PerfService.IntegrationTests.Infrastructure;
 /// A test class whose every test gets a service of its own on a fresh database (xUnit makes one instance per test),
 /// for tests that read whole tables or depend on background jobs finding nothing else.
 /// </summary>
-public abstract class OwnServiceTests : IAsyncLifetime
+public abstract class OwnServiceTests<TApp> : IAsyncLifetime where TApp : PerfServiceApp, new()
 {
-    protected readonly PerfServiceApp app = new();
+    protected readonly TApp app = new();
 
     public Task InitializeAsync() => app.InitializeAsync();
 
     public Task DisposeAsync() => ((IAsyncLifetime)app).DisposeAsync();
 }
+
+/// <inheritdoc />
+public abstract class OwnServiceTests : OwnServiceTests<PerfServiceApp>;

@@ -1,11 +1,9 @@
-using System.Diagnostics;
 using PerfService.Core.Comparison;
 using PerfService.Core.Results;
-using Xunit.Abstractions;
 
 namespace PerfService.Tests.Comparison;
 
-public class RunComparerTests(ITestOutputHelper output)
+public class RunComparerTests
 {
     private static List<ComparisonInput> NullRun(Random rng, int count, double? threshold = null)
     {
@@ -50,7 +48,8 @@ public class RunComparerTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public void A_thousand_benchmarks_compare_quickly()
+    // Its speed is measured in benches/dotnet/PerfService.Benchmarks (ComparisonBenchmarks), not asserted here.
+    public void A_thousand_benchmarks_at_once_flag_exactly_the_planted_regressions()
     {
         var rng = new Random(24);
         var inputs = new List<ComparisonInput>(1000);
@@ -61,14 +60,8 @@ public class RunComparerTests(ITestOutputHelper output)
                 Samples.LogNormal(rng, 100, 0.03, n), Samples.LogNormal(rng, i % 50 == 0 ? 115 : 100, 0.03, 20 + rng.Next(81)))
             { History = Samples.LogNormal(rng, 100, 0.01, 30) });
         }
-        RunComparer.Compare(inputs); // warm-up (JIT)
-        var sw = Stopwatch.StartNew();
         var verdicts = RunComparer.Compare(inputs);
-        sw.Stop();
-        output.WriteLine($"1000 comparisons in {sw.Elapsed.TotalMilliseconds:0.0} ms");
         Assert.InRange(verdicts.Count(v => v.Outcome == Outcome.Regression), 18, 20);
         Assert.Equal(0, verdicts.Where((v, i) => i % 50 != 0).Count(v => v.Outcome == Outcome.Regression));
-        // The budget is 100 ms in an optimised build; unit tests run unoptimised and in parallel, so only catch pathologies.
-        Assert.True(sw.Elapsed.TotalMilliseconds < 2000, $"{sw.Elapsed.TotalMilliseconds} ms");
     }
 }

@@ -1,9 +1,9 @@
 using System.Diagnostics;
 
-namespace PerfService.Agents.Tests.Support;
+namespace PerfService.TestSupport;
 
-/// <summary>Builds small real git repositories for the tests.</summary>
-public static class Git
+/// <summary>Builds small real git repositories for the tests (linked into every test project: tests/Directory.Build.props).</summary>
+internal static class Git
 {
     public static string Run(string dir, params string[] args)
     {
@@ -19,10 +19,10 @@ public static class Git
         return stdout.Trim();
     }
 
-    public static string Init(string dir)
+    public static string Init(string dir, string branch = "main")
     {
         Directory.CreateDirectory(dir);
-        Run(dir, "init", "--quiet", "--initial-branch=main");
+        Run(dir, "init", "--quiet", $"--initial-branch={branch}");
         return dir;
     }
 
