@@ -44,7 +44,7 @@ read -r passed failed skipped < <(grep -E '^(Passed|Failed)! +- Failed:' "$log" 
 # CI shows the end of this output: name each failed test with the start of its message just above the summary.
 if grep -qE '^ +Failed [^!]' "$log"; then
   echo "Failed tests:"
-  awk '/^ +Failed [^!]/ {n = 14} n > 0 {print; n--}' "$log" | cut -c1-240
+  awk '/^ +Failed [^!]/ {n = 14} n > 0 {print; n--}' "$log" | cut -c1-240 | head -70
 fi
 [ "$demo_failed" = 1 ] && echo "Failed: the demo check (./perf demo --fast --check); its output is above"
 rm -f "$log"
