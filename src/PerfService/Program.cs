@@ -1,3 +1,4 @@
+using PerfService.Access;
 using PerfService.AgentJobs;
 using PerfService.Auth;
 using PerfService.Background;
@@ -30,6 +31,8 @@ if (await app.TryRunAsync(args)) return;
 app.UseServiceDefaults();
 app.UseAuthentication();
 app.UseAuthorization();
+app.UseRateLimiter(); // after authentication, so the limiter can partition by token
+app.UseProjectAccess();
 
 app.MapHealthEndpoints();
 app.MapProjectsApi();

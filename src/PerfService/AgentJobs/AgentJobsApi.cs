@@ -3,6 +3,7 @@ using System.Text.Json;
 using Hangfire;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
+using PerfService.Access;
 using PerfService.Auth;
 using PerfService.Comparison;
 using PerfService.Core.Contracts;
@@ -73,7 +74,9 @@ public static class AgentJobsApi
         agent.LastSeenAt = DateTimeOffset.UtcNow;
         await db.SaveChangesAsync(ct);
         var wait = TimeSpan.FromSeconds(Math.Clamp(waitSeconds ?? 30, 0, options.Value.MaxClaimWaitSeconds));
-        var job = await queue.ClaimAsync(agent.Id, agent.ProfileId, wait, ct);
+        // A token bound to a project claims that project's jobs only; so does an agent registered with such a token.
+        var project = user.BoundProject() ?? await db.Tokens.Where(t => t.Id == agent.TokenId).Select(t => t.ProjectId).FirstOrDefaultAsync(ct);
+        var job = await queue.ClaimAsync(agent.Id, agent.ProfileId, project, wait, ct);
         return job is null ? TypedResults.NoContent() : TypedResults.Ok(job);
     }
 
@@ -102,8 +105,13 @@ public static class AgentJobsApi
     }
 
     private static async Task<Results<Created<List<JobDto>>, ProblemHttpResult>> Enqueue(
-        JobRequest request, JobScheduler scheduler, PerfDbContext db, CancellationToken ct)
+        JobRequest request, JobScheduler scheduler, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
     {
+        // A hidden project reads like a missing one (the scheduler's 422), so a bound token learns no names.
+        if (await ProjectAccess.DecideAsync(db, user, request.Project ?? "", acting: true, ct) is { Decision: not AccessDecision.Allowed } refused)
+            return refused.Decision == AccessDecision.Forbidden
+                ? TypedResults.Problem($"this token is bound to another project and may not queue jobs for '{request.Project}'", statusCode: 403, title: "Forbidden")
+                : TypedResults.Problem($"project '{request.Project}' does not exist", statusCode: 422, title: "Invalid job request");
         try
         {
             var jobs = await scheduler.EnqueueAsync(request, ct);

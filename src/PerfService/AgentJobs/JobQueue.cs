@@ -15,14 +15,17 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
 {
     private readonly JobOptions _options = options.Value;
 
-    public async Task<JobAssignment?> TryClaimAsync(long agentId, long profileId, CancellationToken ct)
+    public Task<JobAssignment?> TryClaimAsync(long agentId, long profileId, CancellationToken ct) => TryClaimAsync(agentId, profileId, null, ct);
+
+    /// <param name="projectId">When set, only that project's jobs (an agent whose token is bound to a project).</param>
+    public async Task<JobAssignment?> TryClaimAsync(long agentId, long profileId, long? projectId, CancellationToken ct)
     {
         await SweepExpiredLeasesAsync(ct);
         await using var cmd = dataSource.CreateCommand("""
             UPDATE jobs j SET state = 'Running', agent_id = $1, attempts = j.attempts + 1,
                    lease_expires_at = now() + make_interval(secs => $3), started_at = coalesce(j.started_at, now()),
                    log = j.log || format(E'[%s] attempt %s claimed by agent %s\n', to_char(now() AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts + 1, (SELECT name FROM agents WHERE id = $1))
-            WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = 'Queued'
+            WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = 'Queued' AND ($4::bigint IS NULL OR project_id = $4)
                           ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING j.id, j.attempts, (SELECT slug FROM projects WHERE id = j.project_id), (SELECT coalesce(repository_url, '') FROM projects WHERE id = j.project_id),
                       j.commit, j.base_commit, j.branch, j.pull_request, j.suites, (SELECT name FROM profiles WHERE id = j.profile_id), j.rounds, j.quick
@@ -30,6 +33,7 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         cmd.Parameters.Add(new() { Value = agentId });
         cmd.Parameters.Add(new() { Value = profileId });
         cmd.Parameters.Add(new() { Value = (double)_options.LeaseSeconds });
+        cmd.Parameters.Add(new() { Value = (object?)projectId ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Bigint });
         await using var r = await cmd.ExecuteReaderAsync(ct);
         if (!await r.ReadAsync(ct)) return null;
         return new JobAssignment(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetString(3), r.GetString(4),
@@ -38,13 +42,15 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     }
 
     /// <summary>Long polling: claims at once if it can, else waits for a notification or the timeout.</summary>
-    public async Task<JobAssignment?> ClaimAsync(long agentId, long profileId, TimeSpan wait, CancellationToken ct)
+    public Task<JobAssignment?> ClaimAsync(long agentId, long profileId, TimeSpan wait, CancellationToken ct) => ClaimAsync(agentId, profileId, null, wait, ct);
+
+    public async Task<JobAssignment?> ClaimAsync(long agentId, long profileId, long? projectId, TimeSpan wait, CancellationToken ct)
     {
         var deadline = DateTime.UtcNow + wait;
         while (true)
         {
             var next = notifier.NextAsync(); // taken before trying, so a job queued in between is not missed
-            if (await TryClaimAsync(agentId, profileId, ct) is { } job) return job;
+            if (await TryClaimAsync(agentId, profileId, projectId, ct) is { } job) return job;
             var left = deadline - DateTime.UtcNow;
             if (left <= TimeSpan.Zero) return null;
             try

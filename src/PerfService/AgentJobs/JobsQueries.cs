@@ -1,6 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
+using PerfService.Access;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -11,25 +11,32 @@ public static class JobsQueries
 {
     public static async Task<Ok<List<JobDto>>> List(PerfDbContext db, HttpContext http, string? project, string? state, int? limit, CancellationToken ct)
     {
-        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
-        var jobs = db.Jobs.AsNoTracking().Where(j => db.Projects.Any(p => p.Id == j.ProjectId && (p.IsPublic || seePrivate) && (project == null || p.Slug == project)));
+        var projects = db.VisibleProjects(http.User).Where(p => project == null || p.Slug == project);
+        var jobs = db.Jobs.AsNoTracking().Where(j => projects.Any(p => p.Id == j.ProjectId));
         if (Enum.TryParse<JobState>(state, ignoreCase: true, out var s)) jobs = jobs.Where(j => j.State == s);
         return TypedResults.Ok(await Project(db, jobs.OrderByDescending(j => j.Id).Take(Math.Clamp(limit ?? 100, 1, 1000)), withLog: false).ToListAsync(ct));
     }
 
-    public static async Task<Results<Ok<JobDto>, NotFound>> Get(long jobId, PerfDbContext db, HttpContext http, CancellationToken ct)
+    public static async Task<Results<Ok<JobDto>, NotFound>> Get(long jobId, PerfDbContext db, CancellationToken ct)
     {
-        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
-        var job = await Project(db, db.Jobs.AsNoTracking().Where(j => j.Id == jobId && db.Projects.Any(p => p.Id == j.ProjectId && (p.IsPublic || seePrivate))), withLog: true)
+        var job = await Project(db, db.Jobs.AsNoTracking().Where(j => j.Id == jobId), withLog: true)
             .FirstOrDefaultAsync(ct);
         return job is null ? TypedResults.NotFound() : TypedResults.Ok(job);
     }
 
-    public static async Task<Ok<List<AgentDto>>> Agents(PerfDbContext db, CancellationToken ct) =>
-        TypedResults.Ok(await db.Agents.AsNoTracking().OrderBy(a => a.Name).Select(a => new AgentDto(
+    /// <summary>
+    /// Agents are shared machines unless registered with a token bound to a project: those are that project's own and
+    /// listed only to callers who can see it. A running job is named only when its project is visible too.
+    /// </summary>
+    public static async Task<Ok<List<AgentDto>>> Agents(PerfDbContext db, HttpContext http, CancellationToken ct)
+    {
+        var visible = db.VisibleProjects(http.User);
+        var agents = db.Agents.AsNoTracking().Where(a => !db.Tokens.Any(t => t.Id == a.TokenId && t.ProjectId != null && !visible.Any(p => p.Id == t.ProjectId)));
+        return TypedResults.Ok(await agents.OrderBy(a => a.Name).Select(a => new AgentDto(
             a.Id, a.Name, db.Profiles.Where(p => p.Id == a.ProfileId).Select(p => p.Name).First(), a.ProfileMismatch, a.Machine,
             a.RegisteredAt, a.LastSeenAt,
-            db.Jobs.Where(j => j.AgentId == a.Id && j.State == JobState.Running).Select(j => (long?)j.Id).FirstOrDefault())).ToListAsync(ct));
+            db.Jobs.Where(j => j.AgentId == a.Id && j.State == JobState.Running && visible.Any(p => p.Id == j.ProjectId)).Select(j => (long?)j.Id).FirstOrDefault())).ToListAsync(ct));
+    }
 
     public static IQueryable<JobDto> Project(PerfDbContext db, IQueryable<Job> jobs, bool withLog) =>
         jobs.Select(j => new JobDto(j.Id, db.Projects.Where(p => p.Id == j.ProjectId).Select(p => p.Slug).First(), j.Kind.ToString(),

@@ -13,7 +13,8 @@ public static class AuthExtensions
             .AddPolicy(Scopes.Read, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Read, Scopes.Admin)))
             .AddPolicy(Scopes.Ingest, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Ingest, Scopes.Agent, Scopes.Admin)))
             .AddPolicy(Scopes.Agent, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Agent, Scopes.Admin)))
-            .AddPolicy(Scopes.Admin, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Admin)));
+            .AddPolicy(Scopes.Admin, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Admin)))
+            .AddPolicy(Access.ProjectAccess.ServiceAdminPolicy, p => p.RequireAssertion(c => Access.ProjectAccess.IsServiceAdmin(c.User)));
         return builder;
     }
 

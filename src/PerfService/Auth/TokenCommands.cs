@@ -11,6 +11,8 @@ public static class TokenCommands
     {
         var unknown = scopes.Except(Scopes.All).ToList();
         if (unknown.Count > 0) throw new ArgumentException($"unknown scope(s) {string.Join(", ", unknown)}; known: {string.Join(", ", Scopes.All)}");
+        if (projectId is { } id && !await db.Projects.AnyAsync(p => p.Id == id))
+            throw new ArgumentException($"there is no project with id {id}: a token cannot be bound to it");
         var secret = TokenHasher.NewSecret();
         db.Tokens.Add(new ApiToken
         {
@@ -22,6 +24,22 @@ public static class TokenCommands
         });
         await db.SaveChangesAsync();
         return secret;
+    }
+
+    /// <summary>
+    /// The project a new token is bound to: <c>--project SLUG</c> or <c>--project-id ID</c>, or none. A value that names
+    /// no project is an error, never a silently unbound (all-projects) token.
+    /// </summary>
+    public static async Task<long?> ProjectAsync(PerfDbContext db, string? slug, string? id)
+    {
+        if (slug is not null && id is not null) throw new ArgumentException("give --project or --project-id, not both");
+        if (id is not null)
+            return long.TryParse(id, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var parsed)
+                ? parsed
+                : throw new ArgumentException($"--project-id '{id}' is not a project id (a positive number)");
+        if (slug is null) return null;
+        return await db.Projects.Where(p => p.Slug == slug).Select(p => (long?)p.Id).FirstOrDefaultAsync()
+            ?? throw new ArgumentException($"there is no project '{slug}': a token cannot be bound to it");
     }
 
     public static Task<int> RevokeAsync(PerfDbContext db, string name) =>

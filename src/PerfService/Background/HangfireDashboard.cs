@@ -40,6 +40,7 @@ public static class HangfireDashboard
 
     private sealed class AdminOnly : IDashboardAuthorizationFilter
     {
-        public bool Authorize(DashboardContext context) => context.GetHttpContext().User.HasAnyScope(Scopes.Admin);
+        // Every project's jobs are listed there: an admin token bound to one project may not enter.
+        public bool Authorize(DashboardContext context) => Access.ProjectAccess.IsServiceAdmin(context.GetHttpContext().User);
     }
 }

@@ -21,13 +21,13 @@ public static class DashboardApi
             .WithDescription(SeriesOpenApi.Description).AddOpenApiOperationTransformer(SeriesOpenApi.DescribeResponsesAsync);
         api.MapGet("/projects/{slug}/runs", RunsEndpoints.List).Produces<string>(StatusCodes.Status200OK, "text/csv");
         api.MapGet("/projects/{slug}/compare", CompareEndpoint.Get);
-        api.MapGet("/runs/{id:long}/verdicts", RunsEndpoints.Verdicts);
-        api.MapGet("/runs/{id:long}/targets", RunsEndpoints.Targets);
+        api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts);
+        api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets);
 
         var alerts = api.MapGroup("/alerts").WithTags("Alerts");
         alerts.MapGet("", AlertsEndpoints.List);
-        alerts.MapGet("/{id:long}", AlertsEndpoints.Get);
-        alerts.MapPost("/{id:long}/state", AlertsEndpoints.SetState).RequireAuthorization(Scopes.Read);
+        alerts.MapGet("/{alertId:long}", AlertsEndpoints.Get);
+        alerts.MapPost("/{alertId:long}/state", AlertsEndpoints.SetState).RequireAuthorization(Scopes.Read);
         return api;
     }
 }

@@ -20,9 +20,6 @@ public static class DashboardSetup
 
     public static WebApplication MapDashboard(this WebApplication app)
     {
-        // Added after authentication in Program.cs, so the limiter can partition by token.
-        app.UseRateLimiter();
-
         var files = new StaticFileOptions
         {
             OnPrepareResponse = ctx =>

@@ -2,6 +2,7 @@ using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
+using PerfService.Access;
 using PerfService.Data;
 using PerfService.Data.Entities;
 

@@ -1,6 +1,7 @@
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
+using PerfService.Access;
 using PerfService.Data;
 
 namespace PerfService.Dashboard;
@@ -47,10 +48,11 @@ internal static class RunsEndpoints
     }
 
     /// <summary>The verdicts of the job the run belongs to (what the pull-request comment shows); none for a run without a job.</summary>
-    public static async Task<Results<Ok<List<VerdictDto>>, ProblemHttpResult>> Verdicts(long id, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
+    public static async Task<Results<Ok<List<VerdictDto>>, ProblemHttpResult>> Verdicts(long runId, PerfDbContext db, CancellationToken ct)
     {
-        var run = await VisibleRunAsync(db, user, id, ct);
-        if (run is null) return Problems.NotFound($"run {id} does not exist or is not visible to this token");
+        // The run's project was checked by ProjectAccess before this ran.
+        var run = await db.Runs.AsNoTracking().Where(r => r.Id == runId).Select(r => new { r.JobId }).FirstOrDefaultAsync(ct);
+        if (run is null) return Problems.NotFound($"run {runId} does not exist or is not visible to this token");
         if (run.JobId is not { } jobId) return TypedResults.Ok(new List<VerdictDto>());
         var verdicts = await (
                 from v in db.Verdicts.AsNoTracking()
@@ -66,17 +68,10 @@ internal static class RunsEndpoints
             x.v.AdjustedPValue, x.v.Threshold, x.v.BaseSamples, x.v.HeadSamples, x.v.Reason)).ToList());
     }
 
-    public static async Task<Results<Ok<List<TargetResultDto>>, ProblemHttpResult>> Targets(long id, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
+    public static async Task<Results<Ok<List<TargetResultDto>>, ProblemHttpResult>> Targets(long runId, PerfDbContext db, CancellationToken ct)
     {
-        if (await VisibleRunAsync(db, user, id, ct) is null) return Problems.NotFound($"run {id} does not exist or is not visible to this token");
-        var targets = await db.TargetResults.AsNoTracking().Where(t => t.RunId == id).OrderBy(t => t.Name)
+        var targets = await db.TargetResults.AsNoTracking().Where(t => t.RunId == runId).OrderBy(t => t.Name)
             .Select(t => new { t.Id, t.Name, t.Outcome, t.Actual, t.Limit, t.Detail }).ToListAsync(ct);
         return TypedResults.Ok(targets.Select(t => new TargetResultDto(t.Id, t.Name, t.Outcome.ToString(), t.Actual, t.Limit, t.Detail)).ToList());
-    }
-
-    private static Task<Data.Entities.Run?> VisibleRunAsync(PerfDbContext db, ClaimsPrincipal user, long id, CancellationToken ct)
-    {
-        var projects = db.VisibleProjects(user);
-        return db.Runs.AsNoTracking().Where(r => r.Id == id && projects.Any(p => p.Id == r.ProjectId)).FirstOrDefaultAsync(ct);
     }
 }

@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
+using PerfService.Access;
 using PerfService.Data;
 
 namespace PerfService.Dashboard;

@@ -4,7 +4,7 @@ using PerfService.Data;
 namespace PerfService.Hosting;
 
 /// <summary>
-/// Commands run by the service binary instead of serving. <c>token create --name N --scopes a,b [--project-id ID]</c> prints
+/// Commands run by the service binary instead of serving. <c>token create --name N --scopes a,b [--project SLUG | --project-id ID]</c> prints
 /// a new token once (how operators bootstrap the first admin token); <c>token list</c> shows tokens (never secrets);
 /// <c>token revoke --name N</c> revokes every live token of that name. Used by ./perf token.
 /// </summary>
@@ -20,7 +20,7 @@ public static class AdminCommands
         {
             case "create":
                 var scopes = (Arg("--scopes") ?? Scopes.Read).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-                long? projectId = long.TryParse(Arg("--project-id"), out var id) ? id : null;
+                var projectId = await TokenCommands.ProjectAsync(db, Arg("--project"), Arg("--project-id"));
                 Console.WriteLine(await TokenCommands.CreateAsync(db, Arg("--name") ?? "cli", scopes, projectId));
                 break;
             case "list":

@@ -20,9 +20,13 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
         RunValidator.Validate(m);
         if (idempotencyKey is { Length: > 200 }) throw new UploadException(400, "Invalid idempotency key", "Idempotency-Key is limited to 200 characters");
 
-        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == m.Project).Select(p => new { p.Id }).FirstOrDefaultAsync(ct)
-            ?? throw new UploadException(404, "Unknown project", $"project '{m.Project}' does not exist; create it first (POST /api/v1/projects)", "run", "$.project");
-        if (tokenProjectId is not null && tokenProjectId != project.Id)
+        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == m.Project).Select(p => new { p.Id, p.IsPublic }).FirstOrDefaultAsync(ct);
+        // A token bound to another project gets 403 for a public project and, for a private one, the answer of a missing one.
+        var decision = project is null ? Access.AccessDecision.Hidden
+            : Access.ProjectAccess.Decide(tokenProjectId, readsPrivate: false, authenticated: true, project.Id, project.IsPublic, acting: true);
+        if (project is null || decision == Access.AccessDecision.Hidden)
+            throw new UploadException(404, "Unknown project", $"project '{m.Project}' does not exist; create it first (POST /api/v1/projects)", "run", "$.project");
+        if (decision == Access.AccessDecision.Forbidden)
             throw new UploadException(403, "Forbidden", $"this token may not post runs to '{m.Project}'");
         var profile = await db.Profiles.AsNoTracking().Where(p => p.Name == m.Profile).Select(p => new { p.Id }).FirstOrDefaultAsync(ct);
         if (profile is null)

@@ -29,7 +29,7 @@ public static class IngestionApi
         {
             var upload = await reader.ReadAsync(http.Request, ct);
             string? key = http.Request.Headers["Idempotency-Key"];
-            long? tokenProject = long.TryParse(http.User.FindFirst("project")?.Value, out var p) ? p : null;
+            var tokenProject = Access.ProjectAccess.BoundProject(http.User);
             var created = await ingest.IngestAsync(upload, string.IsNullOrWhiteSpace(key) ? null : key, tokenProject, ct);
             return created.Duplicate
                 ? TypedResults.Ok(created)

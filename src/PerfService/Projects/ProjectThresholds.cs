@@ -1,6 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
+using PerfService.Access;
 using PerfService.Data;
 using PerfService.Data.Configurations;
 using PerfService.Data.Entities;
@@ -15,9 +15,8 @@ public static class ProjectThresholds
 
     public static async Task<Results<Ok<ThresholdOverridesDto>, NotFound>> GetAsync(string slug, PerfDbContext db, HttpContext http, CancellationToken ct)
     {
-        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
-        var projectId = await db.Projects.Where(p => p.Slug == slug && (p.IsPublic || seePrivate)).Select(p => (long?)p.Id).FirstOrDefaultAsync(ct);
-        return projectId is { } id ? TypedResults.Ok(await ReadAsync(db, id, ct)) : TypedResults.NotFound();
+        _ = slug; // resolved and checked by ProjectAccess
+        return TypedResults.Ok(await ReadAsync(db, http.Project().Id, ct));
     }
 
     public static async Task<Results<Ok<ThresholdOverridesDto>, ValidationProblem, NotFound>> ReplaceAsync(

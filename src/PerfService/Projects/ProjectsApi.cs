@@ -1,6 +1,7 @@
 using System.Text.RegularExpressions;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
+using PerfService.Access;
 using PerfService.Auth;
 using PerfService.Data;
 using PerfService.Data.Entities;
@@ -15,7 +16,7 @@ public static partial class ProjectsApi
 
         api.MapGet("/projects", ListProjects);
         api.MapGet("/projects/{slug}", GetProject);
-        api.MapPost("/projects", CreateProject).RequireAuthorization(Scopes.Admin);
+        api.MapPost("/projects", CreateProject).RequireAuthorization(ProjectAccess.ServiceAdminPolicy);
         api.MapPatch("/projects/{slug}", ProjectSettings.UpdateAsync).RequireAuthorization(Scopes.Admin);
         api.MapGet("/projects/{slug}/thresholds", ProjectThresholds.GetAsync);
         api.MapPut("/projects/{slug}/thresholds", ProjectThresholds.ReplaceAsync).RequireAuthorization(Scopes.Admin);
@@ -27,15 +28,14 @@ public static partial class ProjectsApi
 
     private static async Task<Ok<List<ProjectDto>>> ListProjects(PerfDbContext db, HttpContext http, CancellationToken ct)
     {
-        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
-        return TypedResults.Ok(await db.Projects.AsNoTracking().Where(p => p.IsPublic || seePrivate)
+        return TypedResults.Ok(await db.VisibleProjects(http.User)
             .OrderBy(p => p.Slug).Select(p => p.ToDto()).ToListAsync(ct));
     }
 
     private static async Task<Results<Ok<ProjectDto>, NotFound>> GetProject(string slug, PerfDbContext db, HttpContext http, CancellationToken ct)
     {
-        var seePrivate = http.User.HasAnyScope(Scopes.Read, Scopes.Admin);
-        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == slug && (p.IsPublic || seePrivate))
+        var id = http.Project().Id;
+        var project = await db.Projects.AsNoTracking().Where(p => p.Id == id)
             .Select(p => p.ToDto()).FirstOrDefaultAsync(ct);
         return project is null ? TypedResults.NotFound() : TypedResults.Ok(project);
     }
