@@ -1,95 +1,94 @@
-using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
-using PerfService.IntegrationTests.Infrastructure;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using PerfService.Access;
+using Xunit.Abstractions;
 
 namespace PerfService.IntegrationTests.Security;
 
-/// <summary>A service with one public and one private project, and a token of each scope.</summary>
-public sealed class AccessMatrixApp : PerfServiceApp
-{
-    public Dictionary<string, string?> Tokens { get; } = new();
-
-    public override async Task InitializeAsync()
-    {
-        await base.InitializeAsync();
-        await CreateProjectAsync("open-project");
-        await CreateProjectAsync("secret-project", isPublic: false);
-        Tokens["none"] = null;
-        foreach (var scope in new[] { "read", "ingest", "agent", "admin" }) Tokens[scope] = await CreateTokenAsync(scope);
-    }
-}
-
 /// <summary>
-/// Each endpoint × each scope (and none) → allowed or denied. "Denied" is 401 without a token, 403 with the wrong
-/// scope, or 404 where a private project must not even be seen; "allowed" is anything else (a 400 for an empty body
-/// is still past the door).
+/// Every endpoint the service maps (read from its EndpointDataSource) × every scope and anonymous × unbound, bound to
+/// the target project, bound to the other one × a public and a private project: real requests against real seeded
+/// data, each answer checked against the rule in <see cref="AccessExpectations"/>.
 /// </summary>
-public class AccessMatrixTests(AccessMatrixApp app) : IClassFixture<AccessMatrixApp>
+public class AccessMatrixTests(AccessMatrixApp app, ITestOutputHelper output) : IClassFixture<AccessMatrixApp>
 {
-    // method, path, scopes that may pass (space-separated; "*" = everyone including no token)
-    public static TheoryData<string, string, string> Endpoints => new()
+    private List<(string Key, RouteEndpoint Endpoint)> Endpoints()
     {
-        { "GET", "/healthz", "*" },
-        { "GET", "/readyz", "*" },
-        { "GET", "/api/v1/projects/open-project", "*" },
-        { "GET", "/api/v1/projects/secret-project", "read admin" },
-        { "GET", "/api/v1/profiles", "*" },
-        { "POST", "/api/v1/projects", "admin" },
-        { "GET", "/api/v1/projects/open-project/thresholds", "*" },
-        { "GET", "/api/v1/projects/secret-project/thresholds", "read admin" },
-        { "PUT", "/api/v1/projects/open-project/thresholds", "admin" },
-        { "PUT", "/api/v1/projects/secret-project/thresholds", "admin" },
-        { "POST", "/api/v1/runs", "ingest agent admin" },
-        { "POST", "/api/v1/agents/register", "agent admin" },
-        { "POST", "/api/v1/agents/1/claim?waitSeconds=0", "agent admin" },
-        { "POST", "/api/v1/jobs/1/heartbeat", "agent admin" },
-        { "POST", "/api/v1/jobs/1/complete", "agent admin" },
-        { "POST", "/api/v1/jobs", "admin" },
-        { "GET", "/api/v1/jobs", "*" },
-        { "GET", "/api/v1/projects/secret-project/overview", "read admin" },
-        { "GET", "/hangfire", "admin" },
-    };
+        _ = app.Server; // builds the host
+        return app.Services.GetRequiredService<EndpointDataSource>().Endpoints.OfType<RouteEndpoint>()
+            .Select(e => (Key(e), e)).ToList();
+    }
 
-    public static TheoryData<string, string, string, string> Matrix
+    private static string Key(RouteEndpoint e) =>
+        $"{(e.Metadata.GetMetadata<IHttpMethodMetadata>() is { } m ? string.Join(',', m.HttpMethods) : "*")} {e.RoutePattern.RawText}";
+
+    [Fact]
+    public void Every_endpoint_has_exactly_one_row_and_every_row_an_endpoint()
     {
-        get
+        var keys = Endpoints().Select(e => e.Key).ToList();
+        Assert.Equal(keys.Count, keys.Distinct().Count());
+        var missing = keys.Except(AccessExpectations.Rows.Keys).ToList();
+        var stale = AccessExpectations.Rows.Keys.Except(keys).ToList();
+        Assert.True(missing.Count == 0, "endpoints without a row in AccessExpectations: " + string.Join("; ", missing));
+        Assert.True(stale.Count == 0, "rows without an endpoint: " + string.Join("; ", stale));
+    }
+
+    [Fact]
+    public void Every_route_parameter_is_one_the_access_check_knows()
+    {
+        var known = ProjectResources.Owned.Concat(ProjectResources.Unowned).ToHashSet();
+        var unknown = Endpoints().SelectMany(e => e.Endpoint.RoutePattern.Parameters
+                .Where(p => !known.Contains(p.Name) && !(e.Key.StartsWith("GET /openapi") && p.Name == "documentName"))
+                .Select(p => $"{e.Key}: {{{p.Name}}}"))
+            .ToList();
+        Assert.True(unknown.Count == 0, "route parameters ProjectAccess does not trace to a project (name them slug, runId, alertId or jobId, or list them as unowned): "
+            + string.Join("; ", unknown));
+    }
+
+    [Fact]
+    public async Task Every_endpoint_answers_every_caller_as_the_rule_says()
+    {
+        var failures = new List<string>();
+        var cases = 0;
+        foreach (var (key, _) in Endpoints().OrderBy(e => e.Key, StringComparer.Ordinal))
         {
-            var data = new TheoryData<string, string, string, string>();
-            foreach (var row in Endpoints)
-                foreach (var scope in new[] { "none", "read", "ingest", "agent", "admin" })
-                    data.Add((string)row[0], (string)row[1], (string)row[2], scope);
-            return data;
+            if (!AccessExpectations.Rows.TryGetValue(key, out var row)) continue; // reported by the row test
+            foreach (var target in new[] { app.Public, app.Private })
+                foreach (var scope in AccessMatrixApp.ScopesAndNone)
+                    foreach (var binding in scope == "none" ? [Binding.Unbound] : Enum.GetValues<Binding>())
+                    {
+                        cases++;
+                        var caller = app.CallerFor(scope, binding, target);
+                        using var request = row.Request(target, caller, cases);
+                        if (caller.Token is { } token) request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+                        using var response = await app.Client(null).SendAsync(request);
+                        var status = (int)response.StatusCode;
+                        var (statuses, listed) = AccessExpectations.Expect(row, scope, binding, target.IsPublic);
+                        var what = $"{key} on {(target.IsPublic ? "public" : "private")} as {scope}/{binding}: got {status}";
+                        if (!statuses.Contains(status))
+                            failures.Add($"{what}, expected {string.Join(" or ", statuses)} ({Short(await response.Content.ReadAsStringAsync())})");
+                        else if (listed is { } shown && (await response.Content.ReadAsStringAsync()).Contains(row.Marker!(target)) != shown)
+                            failures.Add($"{what}, the project's items {(shown ? "missing from" : "leaked into")} the list");
+                    }
         }
+        output.WriteLine($"access matrix: {cases} cases, {failures.Count} failures");
+        Assert.True(failures.Count == 0, $"{failures.Count} of {cases} cases broke the rule:\n" + string.Join("\n", failures));
     }
 
-    [Theory]
-    [MemberData(nameof(Matrix))]
-    public async Task Endpoint_allows_exactly_its_scopes(string method, string path, string allowed, string scope)
-    {
-        var client = app.CreateClient(new() { AllowAutoRedirect = false });
-        var request = new HttpRequestMessage(new HttpMethod(method), path);
-        if (app.Tokens[scope] is { } token) request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
-        if (method is "POST" or "PUT") request.Content = new StringContent("{}", Encoding.UTF8, "application/json");
-
-        var status = (await client.SendAsync(request)).StatusCode;
-
-        var shouldPass = allowed == "*" || allowed.Split(' ').Contains(scope);
-        var denied = status is HttpStatusCode.Unauthorized or HttpStatusCode.Forbidden
-                     || (path.Contains("secret-project") && status == HttpStatusCode.NotFound);
-        Assert.True(shouldPass != denied, $"{method} {path} with {scope}: got {(int)status}, expected {(shouldPass ? "allowed" : "denied")}");
-    }
+    private static string Short(string body) => body.Length > 160 ? body[..160] : body;
 
     [Fact]
     public async Task A_revoked_token_is_refused()
     {
         var token = await app.CreateTokenAsync("admin");
-        var client = app.CreateClient();
-        client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", token);
-        Assert.NotEqual(HttpStatusCode.Unauthorized, (await client.PostAsync("/api/v1/jobs", new StringContent("{}", Encoding.UTF8, "application/json"))).StatusCode);
+        var client = app.Client(token);
+        Assert.NotEqual(401, (int)(await client.PostAsync("/api/v1/jobs", new StringContent("{}", Encoding.UTF8, "application/json"))).StatusCode);
 
         await app.WithDbAsync(db => PerfService.Auth.TokenCommands.RevokeAsync(db, "test-admin"));
-        Assert.Equal(HttpStatusCode.Unauthorized, (await client.PostAsync("/api/v1/jobs", new StringContent("{}", Encoding.UTF8, "application/json"))).StatusCode);
+        Assert.Equal(401, (int)(await client.PostAsync("/api/v1/jobs", new StringContent("{}", Encoding.UTF8, "application/json"))).StatusCode);
     }
 
     [Fact]
