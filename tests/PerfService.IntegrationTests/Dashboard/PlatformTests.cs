@@ -15,7 +15,7 @@ public partial class PlatformTests(PerfServiceApp app) : IClassFixture<PerfServi
         using var doc = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
         var paths = doc.RootElement.GetProperty("paths");
         foreach (var path in new[] { "/api/v1/projects/{slug}/series", "/api/v1/projects/{slug}/benchmarks", "/api/v1/projects/{slug}/overview",
-                     "/api/v1/projects/{slug}/compare", "/api/v1/runs/{id}/verdicts", "/api/v1/alerts/{id}/state" })
+                     "/api/v1/projects/{slug}/compare", "/api/v1/runs/{runId}/verdicts", "/api/v1/alerts/{alertId}/state" })
             Assert.True(paths.TryGetProperty(path, out _), $"{path} is missing from the OpenAPI document");
         var series = paths.GetProperty("/api/v1/projects/{slug}/series").GetProperty("get");
         var parameters = series.GetProperty("parameters").EnumerateArray().Select(p => p.GetProperty("name").GetString()).ToList();
