@@ -78,6 +78,25 @@ public class AccessMatrixTests(AccessMatrixApp app, ITestOutputHelper output) : 
         Assert.True(failures.Count == 0, $"{failures.Count} of {cases} cases broke the rule:\n" + string.Join("\n", failures));
     }
 
+    [Fact]
+    public async Task A_private_projects_ids_cannot_be_read_through_a_public_projects_routes()
+    {
+        var anonymous = app.Client(null);
+        var (open, secret) = (app.Public, app.Private);
+        foreach (var url in new[]
+                 {
+                     $"/api/v1/projects/{open.Slug}/series?benchmark={secret.BenchmarkId}",
+                     $"/api/v1/projects/{open.Slug}/compare?base=run:{secret.RunId}&head=run:{secret.RunId}",
+                     $"/api/v1/projects/{open.Slug}/compare?base=run:{open.RunId}&head=run:{secret.RunId}",
+                     $"/api/v1/projects/{open.Slug}/runs?pr={secret.PullRequest}",
+                 })
+        {
+            var response = await anonymous.GetAsync(url);
+            var body = await response.Content.ReadAsStringAsync();
+            Assert.False(body.Contains(secret.Slug) || (response.IsSuccessStatusCode && url.Contains("compare")), $"{url}: {(int)response.StatusCode} {Short(body)}");
+        }
+    }
+
     private static string Short(string body) => body.Length > 160 ? body[..160] : body;
 
     [Fact]
