@@ -13,11 +13,8 @@ public static class ProjectThresholds
     private const int MaxRules = 1000;
     private const double MaxThreshold = 10;
 
-    public static async Task<Results<Ok<ThresholdOverridesDto>, NotFound>> GetAsync(string slug, PerfDbContext db, HttpContext http, CancellationToken ct)
-    {
-        _ = slug; // resolved and checked by ProjectAccess
-        return TypedResults.Ok(await ReadAsync(db, http.Project().Id, ct));
-    }
+    public static async Task<Results<Ok<ThresholdOverridesDto>, NotFound>> GetAsync(PerfDbContext db, HttpContext http, CancellationToken ct) =>
+        TypedResults.Ok(await ReadAsync(db, http.Project().Id, ct)); // {slug} resolved and checked by ProjectAccess
 
     public static async Task<Results<Ok<ThresholdOverridesDto>, ValidationProblem, NotFound>> ReplaceAsync(
         string slug, ReplaceThresholdsRequest request, PerfDbContext db, CancellationToken ct)

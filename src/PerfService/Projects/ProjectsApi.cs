@@ -32,7 +32,7 @@ public static partial class ProjectsApi
             .OrderBy(p => p.Slug).Select(p => p.ToDto()).ToListAsync(ct));
     }
 
-    private static async Task<Results<Ok<ProjectDto>, NotFound>> GetProject(string slug, PerfDbContext db, HttpContext http, CancellationToken ct)
+    private static async Task<Results<Ok<ProjectDto>, NotFound>> GetProject(PerfDbContext db, HttpContext http, CancellationToken ct)
     {
         var id = http.Project().Id;
         var project = await db.Projects.AsNoTracking().Where(p => p.Id == id)
