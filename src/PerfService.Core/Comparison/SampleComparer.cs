@@ -180,8 +180,10 @@ public static class SampleComparer
         if (significant && ciClears)
         {
             // Modes can make medians move without any change in the code (a run lands in the other mode), unless no
-            // sample of one side reaches the other side at all: then no mix of modes explains the change.
-            if ((s.BaseBimodal || s.HeadBimodal) && !s.Separated)
+            // sample of one side reaches the other side at all: then no mix of modes explains the change. Only with
+            // one round a side and no history, though: otherwise how far the mix moves a run's median from run to run
+            // is in the measured spread (the rounds' scatter, or the history's).
+            if (s.Spread == SpreadSource.WithinOnly && (s.BaseBimodal || s.HeadBimodal) && !s.Separated)
             {
                 var which = s.BaseBimodal && s.HeadBimodal ? "base and head" : s.BaseBimodal ? "base" : "head";
                 return v with

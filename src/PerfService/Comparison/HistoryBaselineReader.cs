@@ -7,7 +7,7 @@ namespace PerfService.Comparison;
 /// A series' recent runs on a branch: every sample (the fallback baseline of a head without interleaved base samples)
 /// and each run's central value, oldest first (the noise history thresholds adapt to).
 /// </summary>
-public sealed record HistorySamples(IReadOnlyList<double> Samples, IReadOnlyList<double> Values)
+public sealed record HistorySamples(IReadOnlyList<IReadOnlyList<double>> Rounds, IReadOnlyList<double> Values)
 {
     public int Runs => Values.Count;
 }
@@ -71,22 +71,22 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
         cmd.Parameters.Add(new NpgsqlParameter { Value = cutoff is { } c ? c : DBNull.Value, NpgsqlDbType = NpgsqlDbType.TimestampTz });
         cmd.Parameters.Add(new NpgsqlParameter { Value = runs });
 
-        var found = new Dictionary<(long, long), (List<double> Samples, List<double> Values)>();
+        var found = new Dictionary<(long, long), (List<IReadOnlyList<double>> Rounds, List<double> Values)>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
         while (await reader.ReadAsync(ct))
         {
             var key = (reader.GetInt64(0), reader.GetInt64(1));
             if (!found.TryGetValue(key, out var acc)) found[key] = acc = ([], []);
-            // Like the job's own runs: all samples of a run, or its central value when it stored none.
-            if (!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s) acc.Samples.AddRange(s);
-            else acc.Samples.Add(reader.GetDouble(3));
+            // Like the job's own runs: each run is a round, its samples or its central value when it stored none.
+            acc.Rounds.Add(!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s ? s : [reader.GetDouble(3)]);
             acc.Values.Add(reader.GetDouble(3));
         }
         // Rows come newest first (the LIMIT keeps the latest); the noise history reads in commit order.
         foreach (var (key, acc) in found)
         {
             acc.Values.Reverse();
-            answer[key] = new HistorySamples(acc.Samples, acc.Values);
+            acc.Rounds.Reverse();
+            answer[key] = new HistorySamples(acc.Rounds, acc.Values);
         }
         return answer;
     }
