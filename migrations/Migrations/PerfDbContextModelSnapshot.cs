@@ -672,6 +672,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("text")
                         .HasColumnName("repository_url");
 
+                    b.Property<int?>("RoundBudget")
+                        .HasColumnType("integer")
+                        .HasColumnName("round_budget");
+
                     b.Property<string>("Slug")
                         .IsRequired()
                         .HasMaxLength(100)

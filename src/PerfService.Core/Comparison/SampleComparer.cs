@@ -213,7 +213,8 @@ public static class SampleComparer
             : $"too close to the threshold to decide with fewer than {options.MaxUsefulRounds} rounds a side ({noise})";
         return v with
         {
-            Outcome = Outcome.Inconclusive, WantsRerun = rounds is not null, RoundsToDecide = rounds,
+            // More rounds always narrow the interval; how many are worth running is the budget's call (the service's).
+            Outcome = Outcome.Inconclusive, WantsRerun = true, RoundsToDecide = rounds,
             Reason = $"{what}; {advice}; {basis}",
         };
     }

@@ -13,5 +13,14 @@ public class Project
     public string? GitHubRepository { get; set; }
     /// <summary>Queue runs of the untested commits inside a change point's range to find the culprit (off by default: it costs agent time).</summary>
     public bool Bisect { get; set; }
+    /// <summary>
+    /// Rounds a side a pull request may use in all (its job and the re-runs that add rounds to it) before an inconclusive
+    /// verdict stays inconclusive; null: <see cref="DefaultRoundBudget"/>.
+    /// </summary>
+    public int? RoundBudget { get; set; }
+
+    public const int DefaultRoundBudget = 12;
+
+    public int EffectiveRoundBudget => RoundBudget ?? DefaultRoundBudget;
     public DateTimeOffset CreatedAt { get; set; }
 }
