@@ -76,8 +76,7 @@ internal static class RoundStatistics
                 continue;
             }
             locations[i] = HarrellDavisMedian(round);
-            var sigma = 1.4826 * Mad(round);
-            variances[i] = MedianVarianceFactor(round.Length) * sigma * sigma / (round.Length - 1);
+            variances[i] = LocationVariance(round);
         }
         return (locations, variances);
     }
@@ -150,6 +149,13 @@ internal static class RoundStatistics
         for (var i = 0; i < sorted.Length; i++) deviations[i] = Math.Abs(sorted[i] - median);
         Array.Sort(deviations);
         return StatMath.SortedMedian(deviations);
+    }
+
+    /// <summary>Variance of a sorted sample's Harrell–Davis median: c(k)·σ²/(k − 1), σ from the MAD (k ≥ 3).</summary>
+    public static double LocationVariance(double[] sorted)
+    {
+        var sigma = 1.4826 * Mad(sorted);
+        return MedianVarianceFactor(sorted.Length) * sigma * sigma / (sorted.Length - 1);
     }
 
     public static double Mean(double[] values)
