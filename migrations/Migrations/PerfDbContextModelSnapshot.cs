@@ -658,6 +658,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("text")
                         .HasColumnName("git_hub_repository");
 
+                    b.Property<bool>("IncludeProfileMismatch")
+                        .HasColumnType("boolean")
+                        .HasColumnName("include_profile_mismatch");
+
                     b.Property<bool>("IsPublic")
                         .HasColumnType("boolean")
                         .HasColumnName("is_public");

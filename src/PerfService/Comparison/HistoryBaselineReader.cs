@@ -44,10 +44,11 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
     /// <summary>
     /// Per requested benchmark × measure: every sample of the last <paramref name="runs"/> successful results on the
     /// branch and profile at or before <paramref name="cutoff"/> (null: the latest). Pull-request runs and failed results
-    /// never count. Series without any such result are absent from the answer.
+    /// never count; runs flagged as a profile mismatch only when the project opts in. Series without any such result are absent from the answer.
     /// </summary>
     public async Task<Dictionary<(long BenchmarkId, long MeasureId), HistorySamples>> ReadAsync(
-        IReadOnlyList<(long BenchmarkId, long MeasureId)> series, long profileId, long branchId, DateTimeOffset? cutoff, int runs, CancellationToken ct)
+        IReadOnlyList<(long BenchmarkId, long MeasureId)> series, long profileId, long branchId, DateTimeOffset? cutoff, int runs, CancellationToken ct,
+        bool includeProfileMismatch = false)
     {
         var answer = new Dictionary<(long, long), HistorySamples>();
         if (series.Count == 0) return answer;
@@ -60,7 +61,7 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
                 FROM results r JOIN runs ru ON ru.id = r.run_id
                 WHERE r.benchmark_id = k.benchmark_id AND r.measure_id = k.measure_id AND r.profile_id = $3 AND r.branch_id = $4
                   AND r.series_at <= coalesce($5, 'infinity'::timestamptz) AND r.value IS NOT NULL AND r.error IS NULL
-                  AND ru.pull_request IS NULL AND ru.role = 'head'
+                  AND ru.pull_request IS NULL AND ru.role = 'head' AND (NOT ru.profile_mismatch OR $7)
                 ORDER BY r.series_at DESC, r.run_id DESC
                 LIMIT $6) h
             """);
@@ -70,6 +71,7 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
         cmd.Parameters.Add(new NpgsqlParameter { Value = branchId });
         cmd.Parameters.Add(new NpgsqlParameter { Value = cutoff is { } c ? c : DBNull.Value, NpgsqlDbType = NpgsqlDbType.TimestampTz });
         cmd.Parameters.Add(new NpgsqlParameter { Value = runs });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = includeProfileMismatch });
 
         var found = new Dictionary<(long, long), (List<IReadOnlyList<double>> Rounds, List<double> Values)>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);

@@ -43,7 +43,7 @@ public sealed class PullRequestComparisonJob(
         var mainBranch = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id && b.Name == project.DefaultBranch)
             .Select(b => (long?)b.Id).FirstOrDefaultAsync(ct);
 
-        var scope = new PullRequestScope(project.Id, job.ProfileId, profile, mainBranch, project.DefaultBranch, job.BaseCommit);
+        var scope = new PullRequestScope(project.Id, job.ProfileId, profile, mainBranch, project.DefaultBranch, job.BaseCommit, project.IncludeProfileMismatch);
         var inputs = await builder.BuildAsync(scope,
             results.Where(r => roleOf[r.RunId] == "head").ToList(), results.Where(r => roleOf[r.RunId] == "base").ToList(), ct);
         if (inputs.Any(i => i.FromHistory is not null))

@@ -18,7 +18,8 @@ public sealed record PullRequestInput(long BenchmarkId, long MeasureId, Comparis
 public sealed record HistoryOrigin(string Branch, int Runs, string? AtOrBefore);
 
 /// <summary>Where a pull request is judged: its project, profile, base branch and merge base.</summary>
-public sealed record PullRequestScope(long ProjectId, long ProfileId, string Profile, long? BaseBranchId, string BaseBranch, string? BaseCommit);
+public sealed record PullRequestScope(long ProjectId, long ProfileId, string Profile, long? BaseBranchId, string BaseBranch, string? BaseCommit,
+    bool IncludeProfileMismatch = false);
 
 /// <summary>
 /// Builds the comparisons of a pull request's head results: against the interleaved base samples when there are any,
@@ -43,12 +44,13 @@ public sealed class PullRequestInputs(PerfDbContext db, HistoryBaselineReader ba
         {
             var cutoff = await baselines.CutoffAsync(scope.ProjectId, branchId, scope.BaseCommit, ct);
             atOrBefore = cutoff is null ? null : scope.BaseCommit;
-            fromHistory = await baselines.ReadAsync(missing, scope.ProfileId, branchId, cutoff, HistoryBaselineReader.DefaultRuns, ct);
+            fromHistory = await baselines.ReadAsync(missing, scope.ProfileId, branchId, cutoff, HistoryBaselineReader.DefaultRuns, ct,
+                scope.IncludeProfileMismatch);
         }
 
         // The base branch's recent central values, for thresholds that adapt to each series' noise: one read for all.
         var noise = scope.BaseBranchId is { } id
-            ? await baselines.ReadAsync(heads.Select(h => h.Key).ToList(), scope.ProfileId, id, null, NoisePoints, ct)
+            ? await baselines.ReadAsync(heads.Select(h => h.Key).ToList(), scope.ProfileId, id, null, NoisePoints, ct, scope.IncludeProfileMismatch)
             : [];
 
         var inputs = new List<PullRequestInput>();

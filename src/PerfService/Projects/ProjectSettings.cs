@@ -26,6 +26,7 @@ public static class ProjectSettings
         project.GitHubRepository = request.GitHubRepository ?? project.GitHubRepository;
         project.Bisect = request.Bisect ?? project.Bisect;
         project.RoundBudget = request.RoundBudget ?? project.RoundBudget;
+        project.IncludeProfileMismatch = request.IncludeProfileMismatch ?? project.IncludeProfileMismatch;
         await db.SaveChangesAsync(ct);
         return TypedResults.Ok(project.ToDto());
     }

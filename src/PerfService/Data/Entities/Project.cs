@@ -21,6 +21,13 @@ public class Project
 
     public const int DefaultRoundBudget = 12;
 
+    /// <summary>
+    /// Let runs flagged as a profile mismatch (the agent's machine did not match its profile) feed pull-request
+    /// baselines, noise thresholds and change-point detection. Off by default: such runs are kept and shown, but a
+    /// different machine's figures would move the baseline.
+    /// </summary>
+    public bool IncludeProfileMismatch { get; set; }
+
     public int EffectiveRoundBudget => RoundBudget ?? DefaultRoundBudget;
     public DateTimeOffset CreatedAt { get; set; }
 }

@@ -12,8 +12,8 @@ using PerfService.Data;
 namespace PerfService.Migrations.Migrations
 {
     [DbContext(typeof(PerfDbContext))]
-    [Migration("20261123175855_ProjectRoundBudget")]
-    partial class ProjectRoundBudget
+    [Migration("20261123181753_ProjectRoundBudgetAndProfileMismatch")]
+    partial class ProjectRoundBudgetAndProfileMismatch
     {
         /// <inheritdoc />
         protected override void BuildTargetModel(ModelBuilder modelBuilder)
@@ -660,6 +660,10 @@ namespace PerfService.Migrations.Migrations
                     b.Property<string>("GitHubRepository")
                         .HasColumnType("text")
                         .HasColumnName("git_hub_repository");
+
+                    b.Property<bool>("IncludeProfileMismatch")
+                        .HasColumnType("boolean")
+                        .HasColumnName("include_profile_mismatch");
 
                     b.Property<bool>("IsPublic")
                         .HasColumnType("boolean")

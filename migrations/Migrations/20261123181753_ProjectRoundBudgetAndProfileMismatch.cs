@@ -5,11 +5,18 @@
 namespace PerfService.Migrations.Migrations
 {
     /// <inheritdoc />
-    public partial class ProjectRoundBudget : Migration
+    public partial class ProjectRoundBudgetAndProfileMismatch : Migration
     {
         /// <inheritdoc />
         protected override void Up(MigrationBuilder migrationBuilder)
         {
+            migrationBuilder.AddColumn<bool>(
+                name: "include_profile_mismatch",
+                table: "projects",
+                type: "boolean",
+                nullable: false,
+                defaultValue: false);
+
             migrationBuilder.AddColumn<int>(
                 name: "round_budget",
                 table: "projects",
@@ -20,6 +27,10 @@ namespace PerfService.Migrations.Migrations
         /// <inheritdoc />
         protected override void Down(MigrationBuilder migrationBuilder)
         {
+            migrationBuilder.DropColumn(
+                name: "include_profile_mismatch",
+                table: "projects");
+
             migrationBuilder.DropColumn(
                 name: "round_budget",
                 table: "projects");
