@@ -176,7 +176,13 @@ internal static class RoundStatistics
     public static double TwoSidedP(double t, double df) =>
         df > 10_000 ? StatMath.TwoSidedP(t) : Math.Min(1, 2 * new StudentDistribution(df).Cdf(-Math.Abs(t)));
 
-    /// <summary>The (1 − α/2) quantile of Student's t.</summary>
-    public static double Critical(double alpha, double df) =>
-        df > 10_000 ? StatMath.NormalQuantile(1 - alpha / 2) : new StudentDistribution(df).Quantile(1 - alpha / 2);
+    private static readonly ConcurrentDictionary<(double Alpha, double Df), double> s_critical = new();
+
+    /// <summary>The (1 − α/2) quantile of Student's t; cached (inverting the distribution is the costliest step of a
+    /// comparison, and a job has only a handful of distinct degrees of freedom: df is rounded to 0.01).</summary>
+    public static double Critical(double alpha, double df)
+    {
+        if (df > 10_000) return StatMath.NormalQuantile(1 - alpha / 2);
+        return s_critical.GetOrAdd((alpha, Math.Round(df, 2)), static k => new StudentDistribution(k.Df).Quantile(1 - k.Alpha / 2));
+    }
 }
