@@ -658,6 +658,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("text")
                         .HasColumnName("git_hub_repository");
 
+                    b.Property<bool>("IncludeProfileMismatch")
+                        .HasColumnType("boolean")
+                        .HasColumnName("include_profile_mismatch");
+
                     b.Property<bool>("IsPublic")
                         .HasColumnType("boolean")
                         .HasColumnName("is_public");
@@ -671,6 +675,10 @@ namespace PerfService.Migrations.Migrations
                     b.Property<string>("RepositoryUrl")
                         .HasColumnType("text")
                         .HasColumnName("repository_url");
+
+                    b.Property<int?>("RoundBudget")
+                        .HasColumnType("integer")
+                        .HasColumnName("round_budget");
 
                     b.Property<string>("Slug")
                         .IsRequired()

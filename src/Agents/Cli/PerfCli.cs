@@ -14,6 +14,7 @@ public static class PerfCli
             CompareCommand.Create(),
             DetectCommand.Create(),
             DetectCommand.CreateEvaluation(),
+            CompareEvalCommand.Create(),
             Demo.DemoCommand.Create(),
         };
 }

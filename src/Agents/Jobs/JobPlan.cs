@@ -20,7 +20,9 @@ public sealed record JobStep(int SuiteNumber, int SuiteCount, string Suite, stri
 }
 
 /// <summary>The order a job runs in: suites one at a time; for a pull request, base and head interleaved round by
-/// round (base, head, base, head…) so drift on the machine hits both sides alike.</summary>
+/// round in ABBA order (base, head, head, base, base, head…) so that drift on the machine hits both sides alike and
+/// neither side always runs first (a warm cache, a turbo budget, a thermal state left by the previous run would
+/// otherwise favour one side every round). Deterministic: no seed to record.</summary>
 public static class JobPlan
 {
     public static IReadOnlyList<string> SelectSuites(JobAssignment job, SuiteManifest manifest)
@@ -41,9 +43,14 @@ public static class JobPlan
         {
             for (var round = 1; round <= rounds; round++)
             {
-                if (job.BaseCommit is { } baseCommit)
-                    steps.Add(new JobStep(s + 1, suites.Count, suites[s], Roles.Base, baseCommit, round, rounds));
-                steps.Add(new JobStep(s + 1, suites.Count, suites[s], Roles.Head, job.Commit, round, rounds));
+                var head = new JobStep(s + 1, suites.Count, suites[s], Roles.Head, job.Commit, round, rounds);
+                if (job.BaseCommit is not { } baseCommit)
+                {
+                    steps.Add(head);
+                    continue;
+                }
+                var @base = new JobStep(s + 1, suites.Count, suites[s], Roles.Base, baseCommit, round, rounds);
+                steps.AddRange(round % 2 == 1 ? [@base, head] : [head, @base]);
             }
         }
         return steps;

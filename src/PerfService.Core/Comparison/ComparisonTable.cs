@@ -73,6 +73,31 @@ public static class ComparisonTable
         return sb.ToString();
     }
 
+    /// <summary>The same rows as a Markdown table (for a CI job summary), with the reason.</summary>
+    public static string RenderMarkdown(IReadOnlyList<Verdict> verdicts)
+    {
+        var ordered = new List<Verdict>(verdicts);
+        ordered.Sort(Compare);
+        var sb = new StringBuilder();
+        sb.Append("| Benchmark | Measure | Base | Head | Change | CI | p (adj) | Verdict | Reason |\n");
+        sb.Append("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+        foreach (var v in ordered)
+        {
+            string[] cells =
+            [
+                v.Key, v.Measure, Value(v.BaseMedian, v.Unit), Value(v.HeadMedian, v.Unit),
+                double.IsNaN(v.Ratio) ? "n/a" : SampleComparer.Pct(v.Change),
+                double.IsNaN(v.RatioLower) ? "n/a" : $"[{SampleComparer.Pct(v.ChangeLower)}, {SampleComparer.Pct(v.ChangeUpper)}]",
+                double.IsNaN(v.AdjustedP) ? "n/a" : v.AdjustedP < 0.0001 ? "<0.0001" : v.AdjustedP.ToString("0.0000", CultureInfo.InvariantCulture),
+                Label(v), v.Reason,
+            ];
+            sb.Append('|');
+            foreach (var c in cells) sb.Append(' ').Append(c.Replace("|", "\\|", StringComparison.Ordinal)).Append(" |");
+            sb.Append('\n');
+        }
+        return sb.ToString();
+    }
+
     private static int Compare(Verdict a, Verdict b)
     {
         var c = Rank(a.Outcome).CompareTo(Rank(b.Outcome));

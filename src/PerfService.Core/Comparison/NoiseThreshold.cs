@@ -11,7 +11,8 @@ public enum ThresholdSource
 /// The smallest relative change a verdict may call a regression or an improvement.
 /// Mann–Whitney only sees the samples of two runs; it cannot see run-to-run variation (a different machine state,
 /// ASLR, thermal), which is often larger than within-run noise. The series' own history measures that variation,
-/// so the threshold is max(default, k × σ_run), where σ_run is the run-to-run relative dispersion.
+/// so the threshold is max(default, k × σ_run), where σ_run is the run-to-run relative dispersion (the same history
+/// also widens the interval, see <see cref="RoundStatistics"/>).
 /// </summary>
 public static class NoiseThreshold
 {

@@ -14,13 +14,13 @@ public static class RunComparer
         for (var i = 0; i < inputs.Count; i++)
         {
             stats[i] = SampleComparer.Analyse(inputs[i], options);
-            // Identical constant samples cannot produce a discovery; counting them would only dilute α.
-            p[i] = stats[i].Identical ? double.NaN : stats[i].PValue;
+            // Identical constant samples and exactly compared measures are no test; counting them would only dilute α.
+            p[i] = stats[i].Identical || stats[i].Exact ? double.NaN : stats[i].PValue;
         }
         var adjusted = FalseDiscovery.Adjust(p, options.Fdr);
         var verdicts = new Verdict[inputs.Count];
         for (var i = 0; i < inputs.Count; i++)
-            verdicts[i] = SampleComparer.Decide(stats[i], stats[i].Identical ? 1.0 : adjusted[i], options);
+            verdicts[i] = SampleComparer.Decide(stats[i], stats[i].Identical || stats[i].Exact ? stats[i].PValue : adjusted[i], options);
         return verdicts;
     }
 }

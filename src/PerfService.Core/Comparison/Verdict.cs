@@ -11,10 +11,11 @@ public enum Outcome
 }
 
 /// <summary>
-/// The verdict on one comparison. <see cref="Ratio"/> is the Hodges–Lehmann estimate of head/base (on log-samples:
-/// the ratio of medians under a scale-shift model), with its distribution-free (1 − α) confidence interval.
-/// <see cref="PValue"/> is the two-sided Mann–Whitney p-value; <see cref="AdjustedP"/> the FDR-adjusted one the
-/// decision used. Ratio bounds and p-values are NaN when no test could be run (too few samples).
+/// The verdict on one comparison. <see cref="BaseMedian"/> and <see cref="HeadMedian"/> are the side estimates (the
+/// geometric mean of each side's round medians: the median itself for one round), <see cref="Ratio"/> is exactly
+/// HeadMedian / BaseMedian, with the (1 − α) interval of the round-level t test (see <see cref="RoundStatistics"/>).
+/// <see cref="PValue"/> is that test's two-sided p-value; <see cref="AdjustedP"/> the FDR-adjusted one the decision
+/// used. Ratio bounds and p-values are NaN when no test could be run (too few samples).
 /// </summary>
 public sealed record Verdict
 {
@@ -26,6 +27,10 @@ public sealed record Verdict
     public Outcome Outcome { get; init; }
     public int BaseCount { get; init; }
     public int HeadCount { get; init; }
+    public int BaseRounds { get; init; }
+    public int HeadRounds { get; init; }
+    /// <summary>For an inconclusive verdict: roughly how many rounds a side would decide it (null: too many to be useful).</summary>
+    public int? RoundsToDecide { get; init; }
     public double BaseMedian { get; init; }
     public double HeadMedian { get; init; }
     public double Ratio { get; init; }
@@ -37,7 +42,7 @@ public sealed record Verdict
     public double Threshold { get; init; }
     public ThresholdSource ThresholdSource { get; init; }
     public required string Reason { get; init; }
-    /// <summary>Inconclusive and more iterations would likely settle it.</summary>
+    /// <summary>Inconclusive and more rounds would likely settle it (see <see cref="RoundsToDecide"/>).</summary>
     public bool WantsRerun { get; init; }
 
     /// <summary>Relative change of head against base, e.g. +0.12 for 12% larger.</summary>

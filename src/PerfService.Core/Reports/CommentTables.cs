@@ -65,7 +65,7 @@ internal static class CommentTables
             foreach (var target in targets)
                 sb.Append("| ").Append(Target(target))
                     .Append(" | ").Append(MarkdownText.Escape(target.Profile, 60))
-                    .Append(" | ").Append(target.State == TargetState.Pass ? "met" : "not measured")
+                    .Append(" | ").Append(target.State switch { TargetState.Pass => "met", TargetState.AtRisk => "at risk", _ => "not measured" })
                     .Append(" | ").Append(Detail(target.Detail))
                     .Append(" |\n");
             sb.Append('\n');

@@ -44,7 +44,8 @@ public sealed record ReportRow
     public bool BaselineFromHistory { get; init; }
 }
 
-public enum TargetState { Pass, Fail, NotMeasured }
+/// <summary><see cref="AtRisk"/>: the interval of the value straddles the limit; shown, never failing the status.</summary>
+public enum TargetState { Pass, Fail, NotMeasured, AtRisk }
 
 public sealed record ReportTarget
 {

@@ -18,4 +18,10 @@ public static class Measures
     public const string Gen2 = "gen2";
     /// <summary>Throughput: elements or bytes per second (criterion), MB/s (Go).</summary>
     public const string Throughput = "throughput";
+
+    /// <summary>
+    /// Measures a benchmark reproduces exactly from run to run (allocated bytes and allocation counts per operation):
+    /// compared exactly with a small tolerance rather than statistically.
+    /// </summary>
+    public static bool IsDeterministic(string measure) => measure is Allocated or Allocations;
 }

@@ -52,12 +52,16 @@ public static class TargetEvaluator
                 outcomes.Add(NotMeasured(target, r.Key, $"cannot convert {r.Unit} to {unit}"));
                 continue;
             }
-            var pass = Holds(actual, op, target.Value);
+            var spread = RelativeSpread(r, value);
+            var status = Judge(actual, spread, op, target.Value, out var lower, out var upper);
+            var figures = $"{target.Measure} {Num(actual)} {unit}";
             outcomes.Add(new TargetOutcome
             {
                 Target = target, Benchmark = r.Key, Op = op, Actual = actual, Limit = target.Value, Unit = unit, Value = value,
-                Status = pass ? TargetStatus.Pass : TargetStatus.Fail,
-                Reason = $"{target.Measure} {Num(actual)} {unit} {(pass ? "" : "not ")}{op} {Num(target.Value)} {unit}",
+                ActualLower = lower, ActualUpper = upper, Status = status,
+                Reason = status == TargetStatus.AtRisk
+                    ? $"{figures} [{Num(lower!.Value)}, {Num(upper!.Value)}] straddles {op} {Num(target.Value)} {unit}: at risk"
+                    : $"{figures} {(status == TargetStatus.Pass ? "" : "not ")}{op} {Num(target.Value)} {unit}",
             });
         }
     }
@@ -91,13 +95,18 @@ public static class TargetEvaluator
             }
             Units.TryConvert(value!.Value, r.Unit, baseline!.Unit, out var inBaseUnit);
             var ratio = inBaseUnit / baseValue!.Value;
-            var pass = Holds(ratio, op, target.Value);
+            // The ratio's relative spread combines both benchmarks' (delta method).
+            var a = RelativeSpread(r, value.Value);
+            var b = RelativeSpread(baseline, baseValue.Value);
+            var spread = a is { } x && b is { } y ? Math.Sqrt(x * x + y * y) : a ?? b;
+            var status = Judge(ratio, spread, op, target.Value, out var lower, out var upper);
             outcomes.Add(new TargetOutcome
             {
                 Target = target, Benchmark = r.Key, Op = op, Actual = ratio, Limit = target.Value, Baseline = baseline.Key,
-                Value = inBaseUnit, BaselineValue = baseValue, Unit = baseline.Unit,
-                Status = pass ? TargetStatus.Pass : TargetStatus.Fail,
-                Reason = $"{Num(ratio)}× {baseline.Key} {(pass ? "" : "not ")}{op} {Num(target.Value)}×",
+                Value = inBaseUnit, BaselineValue = baseValue, Unit = baseline.Unit, ActualLower = lower, ActualUpper = upper, Status = status,
+                Reason = status == TargetStatus.AtRisk
+                    ? $"{Num(ratio)}× {baseline.Key} [{Num(lower!.Value)}, {Num(upper!.Value)}] straddles {op} {Num(target.Value)}×: at risk"
+                    : $"{Num(ratio)}× {baseline.Key} {(status == TargetStatus.Pass ? "" : "not ")}{op} {Num(target.Value)}×",
             });
         }
     }
@@ -144,6 +153,33 @@ public static class TargetEvaluator
         ">=" or "≥" => ">=",
         _ => null,
     };
+
+    /// <summary>
+    /// A target with a margin: it fails only when the whole 95% interval of the value is beyond the limit, passes when
+    /// the whole interval holds, and is at risk in between, so that a value sitting on its limit does not flip between
+    /// pass and fail from run to run. Without samples there is no interval and the point decides.
+    /// </summary>
+    private static TargetStatus Judge(double actual, double? relativeSpread, string op, double limit, out double? lower, out double? upper)
+    {
+        if (relativeSpread is not { } s || !(s > 0))
+        {
+            (lower, upper) = (null, null);
+            return Holds(actual, op, limit) ? TargetStatus.Pass : TargetStatus.Fail;
+        }
+        lower = actual * (1 - 1.96 * s);
+        upper = actual * (1 + 1.96 * s);
+        var lowHolds = Holds(lower.Value, op, limit);
+        var highHolds = Holds(upper.Value, op, limit);
+        return lowHolds && highHolds ? TargetStatus.Pass : !lowHolds && !highHolds ? TargetStatus.Fail : TargetStatus.AtRisk;
+    }
+
+    /// <summary>Relative standard error of a result's central value from its samples (null with fewer than 3).</summary>
+    private static double? RelativeSpread(BenchmarkResult r, double central)
+    {
+        if (r.Samples is not { Count: >= 3 } samples || !(central > 0)) return null;
+        var sorted = samples.Where(double.IsFinite).Order().ToArray();
+        return sorted.Length < 3 ? null : Math.Sqrt(Comparison.RoundStatistics.LocationVariance(sorted)) / central;
+    }
 
     private static bool Holds(double actual, string op, double limit) => op switch
     {

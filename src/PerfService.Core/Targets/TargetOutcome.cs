@@ -7,6 +7,8 @@ public enum TargetStatus
     Pass,
     Fail,
     NotMeasured,
+    /// <summary>The value's interval straddles the limit: shown as a warning, never failing a check.</summary>
+    AtRisk,
 }
 
 /// <summary>
@@ -29,6 +31,9 @@ public sealed record TargetOutcome
     public double? Value { get; init; }
     public double? BaselineValue { get; init; }
     public required string Reason { get; init; }
+    /// <summary>The 95% interval of <see cref="Actual"/> from the run's samples (null without samples).</summary>
+    public double? ActualLower { get; init; }
+    public double? ActualUpper { get; init; }
 
     public bool IsRelative => Target.Baseline is not null;
 }

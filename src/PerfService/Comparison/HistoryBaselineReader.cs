@@ -7,7 +7,7 @@ namespace PerfService.Comparison;
 /// A series' recent runs on a branch: every sample (the fallback baseline of a head without interleaved base samples)
 /// and each run's central value, oldest first (the noise history thresholds adapt to).
 /// </summary>
-public sealed record HistorySamples(IReadOnlyList<double> Samples, IReadOnlyList<double> Values)
+public sealed record HistorySamples(IReadOnlyList<IReadOnlyList<double>> Rounds, IReadOnlyList<double> Values)
 {
     public int Runs => Values.Count;
 }
@@ -44,10 +44,11 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
     /// <summary>
     /// Per requested benchmark × measure: every sample of the last <paramref name="runs"/> successful results on the
     /// branch and profile at or before <paramref name="cutoff"/> (null: the latest). Pull-request runs and failed results
-    /// never count. Series without any such result are absent from the answer.
+    /// never count; runs flagged as a profile mismatch only when the project opts in. Series without any such result are absent from the answer.
     /// </summary>
     public async Task<Dictionary<(long BenchmarkId, long MeasureId), HistorySamples>> ReadAsync(
-        IReadOnlyList<(long BenchmarkId, long MeasureId)> series, long profileId, long branchId, DateTimeOffset? cutoff, int runs, CancellationToken ct)
+        IReadOnlyList<(long BenchmarkId, long MeasureId)> series, long profileId, long branchId, DateTimeOffset? cutoff, int runs, CancellationToken ct,
+        bool includeProfileMismatch = false)
     {
         var answer = new Dictionary<(long, long), HistorySamples>();
         if (series.Count == 0) return answer;
@@ -60,7 +61,7 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
                 FROM results r JOIN runs ru ON ru.id = r.run_id
                 WHERE r.benchmark_id = k.benchmark_id AND r.measure_id = k.measure_id AND r.profile_id = $3 AND r.branch_id = $4
                   AND r.series_at <= coalesce($5, 'infinity'::timestamptz) AND r.value IS NOT NULL AND r.error IS NULL
-                  AND ru.pull_request IS NULL AND ru.role = 'head'
+                  AND ru.pull_request IS NULL AND ru.role = 'head' AND (NOT ru.profile_mismatch OR $7)
                 ORDER BY r.series_at DESC, r.run_id DESC
                 LIMIT $6) h
             """);
@@ -70,23 +71,24 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
         cmd.Parameters.Add(new NpgsqlParameter { Value = branchId });
         cmd.Parameters.Add(new NpgsqlParameter { Value = cutoff is { } c ? c : DBNull.Value, NpgsqlDbType = NpgsqlDbType.TimestampTz });
         cmd.Parameters.Add(new NpgsqlParameter { Value = runs });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = includeProfileMismatch });
 
-        var found = new Dictionary<(long, long), (List<double> Samples, List<double> Values)>();
+        var found = new Dictionary<(long, long), (List<IReadOnlyList<double>> Rounds, List<double> Values)>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
         while (await reader.ReadAsync(ct))
         {
             var key = (reader.GetInt64(0), reader.GetInt64(1));
             if (!found.TryGetValue(key, out var acc)) found[key] = acc = ([], []);
-            // Like the job's own runs: all samples of a run, or its central value when it stored none.
-            if (!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s) acc.Samples.AddRange(s);
-            else acc.Samples.Add(reader.GetDouble(3));
+            // Like the job's own runs: each run is a round, its samples or its central value when it stored none.
+            acc.Rounds.Add(!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s ? s : [reader.GetDouble(3)]);
             acc.Values.Add(reader.GetDouble(3));
         }
         // Rows come newest first (the LIMIT keeps the latest); the noise history reads in commit order.
         foreach (var (key, acc) in found)
         {
             acc.Values.Reverse();
-            answer[key] = new HistorySamples(acc.Samples, acc.Values);
+            acc.Rounds.Reverse();
+            answer[key] = new HistorySamples(acc.Rounds, acc.Values);
         }
         return answer;
     }

@@ -75,7 +75,8 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
             {
                 Name = t.Name,
                 Profile = profiles[t.ProfileId],
-                State = t.Outcome switch { TargetOutcomeKind.Pass => TargetState.Pass, TargetOutcomeKind.Fail => TargetState.Fail, _ => TargetState.NotMeasured },
+                State = t.Outcome switch { TargetOutcomeKind.Pass => TargetState.Pass, TargetOutcomeKind.Fail => TargetState.Fail,
+                    TargetOutcomeKind.AtRisk => TargetState.AtRisk, _ => TargetState.NotMeasured },
                 Detail = t.Detail,
             }).OrderBy(t => t.Profile).ThenBy(t => t.Name).ToList(),
         };

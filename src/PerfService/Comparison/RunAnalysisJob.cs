@@ -31,6 +31,13 @@ public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, Chan
         var onDefaultBranch = run.BranchId is { } branchId && run.Role == "head" && run.PullRequest is null
             && await db.Branches.AnyAsync(b => b.Id == branchId && b.Name == project.DefaultBranch, ct);
         if (!onDefaultBranch) return;
+        // A run from a machine that did not match its profile is kept and shown, but stays out of the change-point
+        // series unless the project opts in: a different machine's level would read as a step.
+        if (run.ProfileMismatch && !project.IncludeProfileMismatch)
+        {
+            logger.LogInformation("Run {RunId} is a profile mismatch: left out of change-point detection", runId);
+            return;
+        }
         var series = results.Where(r => !r.Result.Failed).Select(r => new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId,
             run.ProfileId, run.BranchId!.Value, r.Result.Direction == Direction.LowerIsBetter, $"{r.Result.Name} {r.Result.Measure} on {profile}")).ToList();
         await changePoints.UpdateAsync(series, ct);

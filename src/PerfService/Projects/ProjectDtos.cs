@@ -1,13 +1,14 @@
 namespace PerfService.Projects;
 
 public sealed record CreateProjectRequest(string Slug, string Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository,
-    bool? Bisect = null);
+    bool? Bisect = null, int? RoundBudget = null, bool? IncludeProfileMismatch = null);
 
 /// <summary>The body of PATCH /projects/{slug}: a missing or null member leaves that setting as it is.</summary>
-public sealed record UpdateProjectRequest(string? Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository, bool? Bisect);
+public sealed record UpdateProjectRequest(string? Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository, bool? Bisect,
+    int? RoundBudget = null, bool? IncludeProfileMismatch = null);
 
 public sealed record ProjectDto(long Id, string Slug, string Name, string? RepositoryUrl, string DefaultBranch, bool IsPublic, string? GitHubRepository,
-    bool Bisect);
+    bool Bisect, int RoundBudget = Data.Entities.Project.DefaultRoundBudget, bool IncludeProfileMismatch = false);
 
 public sealed record ProfileDto(long Id, string Name, string? CpuModel, int? PhysicalCores, int? LogicalCores, string? Arch);
 

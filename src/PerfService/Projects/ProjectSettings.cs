@@ -16,6 +16,7 @@ public static class ProjectSettings
         if (request.Name is { } name && string.IsNullOrWhiteSpace(name)) errors["name"] = ["must not be blank"];
         if (request.DefaultBranch is { } branch && string.IsNullOrWhiteSpace(branch)) errors["defaultBranch"] = ["must not be blank"];
         foreach (var (key, value) in Validate(request.RepositoryUrl ?? project.RepositoryUrl, request.Bisect ?? project.Bisect) ?? []) errors[key] = value;
+        if (request.RoundBudget is < 1 or > 100) errors["roundBudget"] = ["must be between 1 and 100 rounds a side"];
         if (errors.Count > 0) return TypedResults.ValidationProblem(errors);
 
         project.Name = request.Name ?? project.Name;
@@ -24,6 +25,8 @@ public static class ProjectSettings
         project.IsPublic = request.IsPublic ?? project.IsPublic;
         project.GitHubRepository = request.GitHubRepository ?? project.GitHubRepository;
         project.Bisect = request.Bisect ?? project.Bisect;
+        project.RoundBudget = request.RoundBudget ?? project.RoundBudget;
+        project.IncludeProfileMismatch = request.IncludeProfileMismatch ?? project.IncludeProfileMismatch;
         await db.SaveChangesAsync(ct);
         return TypedResults.Ok(project.ToDto());
     }

@@ -62,6 +62,8 @@ public static partial class ProjectsApi
             IsPublic = request.IsPublic ?? true,
             GitHubRepository = request.GitHubRepository,
             Bisect = request.Bisect ?? false,
+            RoundBudget = request.RoundBudget is >= 1 and <= 100 ? request.RoundBudget : null,
+            IncludeProfileMismatch = request.IncludeProfileMismatch ?? false,
             CreatedAt = DateTimeOffset.UtcNow,
         };
         db.Projects.Add(project);
@@ -70,7 +72,7 @@ public static partial class ProjectsApi
     }
 
     internal static ProjectDto ToDto(this Project p) =>
-        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect);
+        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect, p.EffectiveRoundBudget, p.IncludeProfileMismatch);
 
     [GeneratedRegex("^[a-z0-9][a-z0-9._-]{0,99}$")]
     private static partial Regex SlugPattern();

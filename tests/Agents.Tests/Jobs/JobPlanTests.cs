@@ -24,13 +24,13 @@ public sealed class JobPlanTests
     }
 
     [Fact]
-    public void Pull_request_interleaves_base_and_head_per_round_one_suite_at_a_time()
+    public void Pull_request_interleaves_base_and_head_per_round_in_abba_order_one_suite_at_a_time()
     {
         var job = Job("base1", 2, "fibers", "rivulet");
         var steps = JobPlan.Build(job, JobPlan.SelectSuites(job, _manifest));
         Assert.Equal(
-            ["fibers base base1 1", "fibers head head1 1", "fibers base base1 2", "fibers head head1 2",
-             "rivulet base base1 1", "rivulet head head1 1", "rivulet base base1 2", "rivulet head head1 2"],
+            ["fibers base base1 1", "fibers head head1 1", "fibers head head1 2", "fibers base base1 2",
+             "rivulet base base1 1", "rivulet head head1 1", "rivulet head head1 2", "rivulet base base1 2"],
             steps.Select(s => $"{s.Suite} {s.Role} {s.Commit} {s.Round}"));
         Assert.Equal("suite 2/2 rivulet (head, round 1/2)", steps[5].Progress);
     }

@@ -59,10 +59,10 @@ public sealed class AgentEndToEndTests : IDisposable
 
         Assert.Equal(0, await RunAgentAsync());
 
-        Assert.Equal(["job-42-suffix-base-1", "job-42-suffix-head-1", "job-42-suffix-base-2", "job-42-suffix-head-2"],
+        Assert.Equal(["job-42-suffix-base-1", "job-42-suffix-head-1", "job-42-suffix-head-2", "job-42-suffix-base-2"],
             _api.Posts.Select(p => p.Header("Idempotency-Key")));
         var metadata = _api.Posts.Select(p => System.Text.Json.JsonSerializer.Deserialize<RunMetadata>(p.Parts()[0].Text, System.Text.Json.JsonSerializerOptions.Web)!).ToList();
-        Assert.Equal([baseCommit, head, baseCommit, head], metadata.Select(m => m.Commit));
+        Assert.Equal([baseCommit, head, head, baseCommit], metadata.Select(m => m.Commit)); // ABBA
         Assert.All(metadata, m =>
         {
             Assert.True(m.ProfileMismatch);

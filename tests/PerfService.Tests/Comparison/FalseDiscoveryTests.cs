@@ -35,7 +35,7 @@ public class FalseDiscoveryTests
         var options = ComparisonOptions.Default with { Fdr = FdrMethod.BenjaminiHochberg };
         double sumFdp = 0;
         var found = 0;
-        const int runs = 10;
+        const int runs = 30;
         for (var run = 0; run < runs; run++)
         {
             var rng = new Random(100 + run);
@@ -57,6 +57,8 @@ public class FalseDiscoveryTests
             sumFdp += falses + trues == 0 ? 0 : falses / (double)(falses + trues);
         }
         Assert.True(sumFdp / runs <= 0.05, $"mean false discovery proportion {sumFdp / runs:0.000}");
-        Assert.True(found >= runs * 20 * 0.7, $"power: {found} of {runs * 20}");
+        // Round medians (the figures shown) are less efficient than the Hodges–Lehmann shift judged before (about 0.75
+        // against 0.95 under normal noise at 30 samples): a 6% shift at 5% noise is found about half the time.
+        Assert.True(found >= runs * 20 * 0.45, $"power: {found} of {runs * 20}");
     }
 }

@@ -32,7 +32,9 @@ public class RunComparerTests
         // With the default 5% threshold, none.
         var normal = RunComparer.Compare(NullRun(new Random(22), 1000));
         Assert.Equal(0, normal.Count(v => v.Outcome is Outcome.Regression or Outcome.Improvement));
-        Assert.True(normal.Count(v => v.Outcome == Outcome.Inconclusive) <= 10);
+        // "No change" is an equivalence statement now (the whole interval inside ±5%): with 4% noise and 30 samples a
+        // run, the interval is ±2.6% wide, so a few percent of A/A pairs land too far from zero to claim it.
+        Assert.True(normal.Count(v => v.Outcome == Outcome.Inconclusive) <= 60);
     }
 
     [Fact]

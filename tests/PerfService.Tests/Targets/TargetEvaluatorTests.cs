@@ -148,4 +148,26 @@ public class TargetEvaluatorTests
         var missing = Assert.Single(TargetEvaluator.Evaluate([T("*With*", "<=", 1.1, baseline: "*Nothing*")], results));
         Assert.Contains("no time result matches baseline", missing.Reason);
     }
+
+    [Fact]
+    public void A_value_whose_interval_straddles_the_limit_is_at_risk_not_failed()
+    {
+        // 20 samples around 50 ns with ±10% noise: the median's interval is about ±3%.
+        var rng = new Random(5);
+        double[] Around(double centre) => Enumerable.Range(0, 20).Select(_ => centre * (1 + 0.1 * (2 * rng.NextDouble() - 1))).ToArray();
+        BenchmarkResult WithSamples(string name, double centre)
+        {
+            var samples = Around(centre);
+            return R(name, "time", "ns", samples.Order().ElementAt(10)) with { Samples = samples };
+        }
+        var results = new[] { WithSamples("OnTheLimit", 50), WithSamples("WellInside", 40), WithSamples("WellBeyond", 60) };
+        var outcomes = TargetEvaluator.Evaluate([T("OnTheLimit", "<", 50.5), T("WellInside", "<", 50.5), T("WellBeyond", "<", 50.5)], results);
+        Assert.Equal(TargetStatus.AtRisk, outcomes[0].Status);
+        Assert.Contains("at risk", outcomes[0].Reason);
+        Assert.True(outcomes[0].ActualLower < 50.5 && outcomes[0].ActualUpper > 50.5);
+        Assert.Equal(TargetStatus.Pass, outcomes[1].Status);
+        Assert.Equal(TargetStatus.Fail, outcomes[2].Status);
+        // Without samples there is no interval: the point decides, as before.
+        Assert.Equal(TargetStatus.Pass, TargetEvaluator.Evaluate([T("X", "<", 50.5)], [R("X", "time", "ns", 50)])[0].Status);
+    }
 }

@@ -13,5 +13,21 @@ public class Project
     public string? GitHubRepository { get; set; }
     /// <summary>Queue runs of the untested commits inside a change point's range to find the culprit (off by default: it costs agent time).</summary>
     public bool Bisect { get; set; }
+    /// <summary>
+    /// Rounds a side a pull request may use in all (its job and the re-runs that add rounds to it) before an inconclusive
+    /// verdict stays inconclusive; null: <see cref="DefaultRoundBudget"/>.
+    /// </summary>
+    public int? RoundBudget { get; set; }
+
+    public const int DefaultRoundBudget = 12;
+
+    /// <summary>
+    /// Let runs flagged as a profile mismatch (the agent's machine did not match its profile) feed pull-request
+    /// baselines, noise thresholds and change-point detection. Off by default: such runs are kept and shown, but a
+    /// different machine's figures would move the baseline.
+    /// </summary>
+    public bool IncludeProfileMismatch { get; set; }
+
+    public int EffectiveRoundBudget => RoundBudget ?? DefaultRoundBudget;
     public DateTimeOffset CreatedAt { get; set; }
 }

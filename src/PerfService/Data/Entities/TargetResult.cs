@@ -1,6 +1,6 @@
 namespace PerfService.Data.Entities;
 
-public enum TargetOutcomeKind { Pass, Fail, NotMeasured }
+public enum TargetOutcomeKind { Pass, Fail, NotMeasured, AtRisk }
 
 /// <summary>What one run showed for one target, with the figures.</summary>
 public class TargetResult

@@ -83,7 +83,7 @@ export function badge(text, kinds = {}) {
 
 export const outcomeKinds = {
   regression: 'bad', improvement: 'good', nochange: 'neutral', inconclusive: 'warn',
-  pass: 'good', fail: 'bad', notmeasured: 'warn',
+  pass: 'good', fail: 'bad', notmeasured: 'warn', atrisk: 'warn',
   active: 'bad', acknowledged: 'warn', invalid: 'neutral', fixed: 'good',
   running: 'info', queued: 'neutral', succeeded: 'good', failed: 'bad', cancelled: 'neutral',
 };

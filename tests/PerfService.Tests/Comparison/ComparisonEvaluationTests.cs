@@ -1,0 +1,46 @@
+using PerfService.Core.Comparison.Evaluation;
+using Xunit.Abstractions;
+
+namespace PerfService.Tests.Comparison;
+
+public class ComparisonEvaluationTests(ITestOutputHelper output)
+{
+    [Fact]
+    public void The_generator_is_deterministic_and_labelled()
+    {
+        var settings = new EvaluationSettings { PullRequestsPerCell = 1, Within = [0.01], RunToRun = [0.02] };
+        var a = SyntheticPullRequests.Generate(settings).SelectMany(p => p).ToList();
+        var b = SyntheticPullRequests.Generate(settings).SelectMany(p => p).ToList();
+        Assert.Equal(a.Select(c => c.Input.HeadSamples.Sum()), b.Select(c => c.Input.HeadSamples.Sum()));
+        Assert.All(a, c => Assert.Equal(3, c.Input.BaseRounds!.Count));
+        Assert.All(a, c => Assert.Equal(15, c.Input.HeadRounds![0].Count));
+        Assert.All(a, c => Assert.Equal(20, c.Input.History!.Count));
+        Assert.Contains(a, c => c.TrueShift == 0);
+        Assert.Contains(a, c => c.TrueShift != 0);
+    }
+
+    [Fact]
+    public void Verdicts_meet_the_goals_with_three_rounds_a_side_and_the_base_branch_history()
+    {
+        var evaluation = ComparisonEvaluator.Run(new EvaluationSettings { PullRequestsPerCell = 10, Seed = 7 });
+        output.WriteLine(evaluation.ToString());
+        Assert.True(evaluation.FalseRate <= ComparisonEvaluator.MaxFalseOverall, evaluation.ToString());
+        Assert.True(evaluation.WorstCellFalseRate <= ComparisonEvaluator.MaxFalsePerCell, evaluation.ToString());
+        Assert.True(evaluation.Found10Quiet >= ComparisonEvaluator.MinFound10, evaluation.ToString());
+        Assert.Equal(0, evaluation.WrongDirection);
+        Assert.True(evaluation.MeetsGoals);
+    }
+
+    [Fact]
+    public void Without_history_false_verdicts_stay_within_the_goals()
+    {
+        // The CLI's case: three rounds a side are all it knows of the run-to-run spread (4 degrees of freedom), which
+        // costs power in the noisy cells but must not cost false verdicts.
+        var evaluation = ComparisonEvaluator.Run(new EvaluationSettings { PullRequestsPerCell = 10, Seed = 8, HistoryRuns = 0 });
+        output.WriteLine(evaluation.ToString());
+        Assert.True(evaluation.FalseRate <= ComparisonEvaluator.MaxFalseOverall, evaluation.ToString());
+        Assert.True(evaluation.WorstCellFalseRate <= ComparisonEvaluator.MaxFalsePerCell, evaluation.ToString());
+        Assert.Equal(0, evaluation.WrongDirection);
+        Assert.True(evaluation.Found10Quiet >= 0.85, evaluation.ToString());
+    }
+}
