@@ -32,7 +32,10 @@ public sealed class PullRequestComparisonJob(
         if (job?.PullRequest is null) return;
         var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == job.ProjectId, ct);
         var profile = await db.Profiles.AsNoTracking().Where(p => p.Id == job.ProfileId).Select(p => p.Name).FirstAsync(ct);
-        var runs = await db.Runs.AsNoTracking().Where(r => r.JobId == jobId).Select(r => new { r.Id, r.Role }).ToListAsync(ct);
+        // Only runs the ingest API accepted for this job carry its id (see Ingestion/JobHold.cs); the project and profile
+        // are checked again so that no row written any other way can feed the verdict.
+        var runs = await db.Runs.AsNoTracking().Where(r => r.JobId == jobId && r.ProjectId == job.ProjectId && r.ProfileId == job.ProfileId)
+            .Select(r => new { r.Id, r.Role }).ToListAsync(ct);
         var results = await RunResults.LoadAsync(db, runs.Select(r => r.Id).ToList(), ct);
         var roleOf = runs.ToDictionary(r => r.Id, r => r.Role);
         var mainBranch = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id && b.Name == project.DefaultBranch)
