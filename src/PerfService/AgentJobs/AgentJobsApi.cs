@@ -6,6 +6,7 @@ using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
 using PerfService.Comparison;
 using PerfService.Core.Contracts;
+using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -31,7 +32,7 @@ public static class AgentJobsApi
         agents.MapPost("/jobs/{jobId:long}/heartbeat", Heartbeat);
         agents.MapPost("/jobs/{jobId:long}/complete", Complete);
 
-        var jobs = app.MapGroup("/api/v1").WithTags("Jobs");
+        var jobs = app.MapGroup("/api/v1").WithTags("Jobs").RequireRateLimiting(DashboardRateLimiting.Policy);
         jobs.MapPost("/jobs", Enqueue).RequireAuthorization(Scopes.Admin);
         jobs.MapGet("/jobs", JobsQueries.List);
         jobs.MapGet("/jobs/{jobId:long}", JobsQueries.Get);

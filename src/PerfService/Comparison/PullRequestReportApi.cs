@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
 using PerfService.Core.Reports;
+using PerfService.Dashboard;
 using PerfService.Data;
 
 namespace PerfService.Comparison;
@@ -11,7 +12,7 @@ public static class PullRequestReportApi
     /// <summary>A pull request's report as data, and as the comment PerfService posts (or would post) on GitHub.</summary>
     public static RouteGroupBuilder MapPullRequestReportApi(this IEndpointRouteBuilder app)
     {
-        var api = app.MapGroup("/api/v1/projects/{slug}/pulls/{pr:int}").WithTags("Pull requests");
+        var api = app.MapGroup("/api/v1/projects/{slug}/pulls/{pr:int}").WithTags("Pull requests").RequireRateLimiting(DashboardRateLimiting.Policy);
         api.MapGet("/report", async Task<Results<Ok<PullRequestReport>, NotFound>> (string slug, int pr, PerfDbContext db, PullRequestReports reports, HttpContext http, CancellationToken ct) =>
             await Find(slug, db, http, ct) is { } id && await reports.BuildAsync(id, pr, ct) is { } report ? TypedResults.Ok(report) : TypedResults.NotFound());
         api.MapGet("/comment", async Task<Results<ContentHttpResult, NotFound>> (string slug, int pr, PerfDbContext db, PullRequestReports reports, HttpContext http, CancellationToken ct) =>

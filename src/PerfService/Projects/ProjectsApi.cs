@@ -2,6 +2,7 @@ using System.Text.RegularExpressions;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
+using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -11,7 +12,7 @@ public static partial class ProjectsApi
 {
     public static RouteGroupBuilder MapProjectsApi(this IEndpointRouteBuilder app)
     {
-        var api = app.MapGroup("/api/v1").WithTags("Projects");
+        var api = app.MapGroup("/api/v1").WithTags("Projects").RequireRateLimiting(DashboardRateLimiting.Policy);
 
         api.MapGet("/projects", ListProjects);
         api.MapGet("/projects/{slug}", GetProject);
