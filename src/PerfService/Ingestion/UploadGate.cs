@@ -12,6 +12,9 @@ public sealed class UploadGate(IOptions<IngestOptions> options)
 {
     private readonly SemaphoreSlim _slots = new(options.Value.MaxConcurrentUploads, options.Value.MaxConcurrentUploads);
 
+    /// <summary>Slots free right now (for tests and diagnostics).</summary>
+    public int Free => _slots.CurrentCount;
+
     public async Task<IDisposable?> EnterAsync(CancellationToken ct) =>
         await _slots.WaitAsync(TimeSpan.FromSeconds(options.Value.QueueSeconds), ct) ? new Slot(_slots) : null;
 
