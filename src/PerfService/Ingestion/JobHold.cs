@@ -38,8 +38,10 @@ public static class JobHold
         var holderId = r.GetInt64(2);
         var holder = r.IsDBNull(3) ? "?" : r.GetString(3);
         var holderToken = r.IsDBNull(4) ? (long?)null : r.GetInt64(4);
+        // 409, not 403: an honest agent meets this when its lease ran out while its results waited in its spool and the
+        // job went to another agent; the agent then sets those results aside instead of retrying them for ever.
         if (!poster.Admin && holderToken != poster.TokenId)
-            throw new UploadException(403, "Job not held", $"job {jobId} is held by an agent this token did not register", "run", "$.jobId");
+            throw new UploadException(409, "Job held by another agent", $"job {jobId} is held by an agent this token did not register (a lease that ran out moves the job on)", "run", "$.jobId");
         if (agentName is not null && agentName != holder)
             throw new UploadException(409, "Job held by another agent", $"job {jobId} is held by agent '{holder}', not '{agentName}'", "run", "$.agent");
         return holderId;

@@ -40,8 +40,8 @@ public class RunForgeryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         await Refused(ingest, Meta("victim", job.JobId, "head", "bbbb0002"), 403, "only an agent token");
         // Another agent token: its own project's run cannot borrow the victim's job, nor can it post into the job.
         await Refused(mallory.Http, Meta("attacker", job.JobId, "head", "bbbb0002"), 403, "is not a job of project 'attacker'");
-        await Refused(mallory.Http, Meta("victim", job.JobId, "head", "bbbb0002"), 403, "did not register");
-        await Refused(mallory.Http, Meta("victim", job.JobId, "head", "bbbb0002", agent: "victim-agent"), 403, "did not register");
+        await Refused(mallory.Http, Meta("victim", job.JobId, "head", "bbbb0002"), 409, "did not register");
+        await Refused(mallory.Http, Meta("victim", job.JobId, "head", "bbbb0002", agent: "victim-agent"), 409, "did not register");
         // The holder's token cannot pass another agent's name off as the holder.
         await Refused(holder.Http, Meta("victim", job.JobId, "head", "bbbb0002", agent: "mallory-agent"), 409, "held by agent 'victim-agent'");
         await Refused(holder.Http, Meta("victim", 987654, "head", "bbbb0002"), 403, "is not a job of project 'victim'");
