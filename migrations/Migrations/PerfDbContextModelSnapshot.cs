@@ -237,6 +237,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("timestamp with time zone")
                         .HasColumnName("created_at");
 
+                    b.Property<DateTimeOffset?>("ExpiresAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("expires_at");
+
                     b.Property<byte[]>("Hash")
                         .IsRequired()
                         .HasColumnType("bytea")
@@ -915,6 +919,10 @@ namespace PerfService.Migrations.Migrations
                     b.Property<DateTimeOffset>("CreatedAt")
                         .HasColumnType("timestamp with time zone")
                         .HasColumnName("created_at");
+
+                    b.Property<string>("DeclaredTargets")
+                        .HasColumnType("jsonb")
+                        .HasColumnName("declared_targets");
 
                     b.Property<string>("Environment")
                         .IsRequired()

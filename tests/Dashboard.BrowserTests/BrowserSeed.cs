@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text;
+using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
 using PerfService.Core.Contracts;
 using PerfService.Dashboard;
@@ -65,8 +66,12 @@ public static class BrowserSeed
             return (cp.Id, regression.Id, prJob.Id);
         });
 
-        var head = await HistorySeed.UploadAsync(ingest, Meta(20, "maps", "gobench") with { PullRequest = 7, BaseCommit = HistorySeed.Sha(14), JobId = job, Branch = "feature-x" },
+        // Only an agent holding a running job may post runs for it: the seed posts the head run plain and links it to
+        // the (already finished) pull-request job itself.
+        var head = await HistorySeed.UploadAsync(ingest, Meta(20, "maps", "gobench") with { BaseCommit = HistorySeed.Sha(14), Branch = "feature-x" },
             HistorySeed.GoFile, HistorySeed.ScaledGo(1.2));
+        await site.WithDbAsync(db => db.Runs.Where(r => r.Id == head)
+            .ExecuteUpdateAsync(u => u.SetProperty(r => r.PullRequest, 7).SetProperty(r => r.JobId, job)));
         var verdicts = await AddVerdictsAndJobsAsync(site, projectId, job, head, timeId);
         var token = await site.CreateTokenAsync(Scopes.Read);
         return new SeedData(hax, xss, XssName, changePoint, triage, head, verdicts, token, "test-read");

@@ -25,6 +25,7 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
 {
     private const string Repo = "octo/e2e";
     private readonly string _work = Directory.CreateTempSubdirectory("perf-pr-e2e-").FullName;
+    private string? _agentToken;
 
     [Fact]
     public async Task A_planted_regression_fails_the_check_and_a_second_push_updates_the_one_comment()
@@ -72,10 +73,11 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
         sender = new { login = "octocat", id = 1 },
     };
 
-    /// <summary>One agent per profile, each taking one job, as the agent process does with --once.</summary>
+    /// <summary>One agent per profile, each taking one job, as the agent process does with --once. The agents keep
+    /// their token between pushes: an agent name belongs to the token that registered it.</summary>
     private async Task RunAgentsAsync()
     {
-        var token = await fixture.App.CreateTokenAsync(Scopes.Agent);
+        var token = _agentToken ??= await fixture.App.CreateTokenAsync(Scopes.Agent);
         await Task.WhenAll(new[] { "ryzen-9950x", "i7-4790k", "m1-pro" }.Select(async profile =>
         {
             var options = new AgentOptions

@@ -91,7 +91,7 @@ public class IngestBenchmarks
     {
         var commit = (++_run).ToString("x8") + Guid.NewGuid().ToString("N")[..8];
         var metadata = new RunMetadata { Project = "bench", Commit = commit, Branch = "main", Profile = "m1-pro", Suite = "bench" };
-        var created = await _writer.WriteAsync(new RunWrite(_projectId, 3, metadata, null, [new Artifact("r.json", new byte[1024])], _parsed), default);
+        var created = await _writer.WriteAsync(new RunWrite(_projectId, "bench", 3, metadata, null, [new Artifact("r.json", new byte[1024])], _parsed, new RunPoster(null, null, true, true), true), default);
         return created.RunId;
     }
 }

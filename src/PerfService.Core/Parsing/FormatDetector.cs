@@ -20,8 +20,14 @@ internal static class FormatDetector
     {
         var bytes = Utf8.WithoutBom(file.Content);
         if (Utf8.IsBlank(bytes.Span)) throw new ParseException(file.Path, null, "the file is empty");
-        return Utf8.FirstSignificant(bytes.Span) is (byte)'{' or (byte)'[' ? DetectJson(file, bytes) : DetectText(Utf8.Decode(bytes));
+        return Utf8.FirstSignificant(bytes.Span) is (byte)'{' or (byte)'[' ? DetectJson(file, bytes) : DetectText(Head(bytes));
     }
+
+    // Recognising a format needs the first lines, not the whole file: a 250 MB upload is not decoded into a 500 MB
+    // string (and split into lines) just to find it is nothing PerfService reads.
+    private const int HeadBytes = 1024 * 1024;
+
+    private static string Head(ReadOnlyMemory<byte> bytes) => Utf8.Decode(bytes.Length > HeadBytes ? bytes[..HeadBytes] : bytes);
 
     public static string Describe() =>
         "expected a BenchmarkDotNet JSON export, a criterion target/criterion tree, cargo-criterion JSON messages or 'bench:' lines, "
@@ -33,7 +39,7 @@ internal static class FormatDetector
             using (document) return Classify(document!.RootElement, file.Path, whole: true);
 
         // Several JSON lines: cargo-criterion messages or go test -json events.
-        var text = Encoding.UTF8.GetString(bytes.Span);
+        var text = Head(bytes);
         var firstLine = text.TrimStart().Split('\n', 2)[0];
         if (JsonInput.TryParse(Encoding.UTF8.GetBytes(firstLine), out var first))
             using (first)

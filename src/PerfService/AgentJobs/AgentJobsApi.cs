@@ -7,6 +7,7 @@ using PerfService.Access;
 using PerfService.Auth;
 using PerfService.Comparison;
 using PerfService.Core.Contracts;
+using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -32,7 +33,7 @@ public static class AgentJobsApi
         agents.MapPost("/jobs/{jobId:long}/heartbeat", Heartbeat);
         agents.MapPost("/jobs/{jobId:long}/complete", Complete);
 
-        var jobs = app.MapGroup("/api/v1").WithTags("Jobs");
+        var jobs = app.MapGroup("/api/v1").WithTags("Jobs").RequireRateLimiting(DashboardRateLimiting.Policy);
         jobs.MapPost("/jobs", Enqueue).RequireAuthorization(Scopes.Admin);
         jobs.MapGet("/jobs", JobsQueries.List);
         jobs.MapGet("/jobs/{jobId:long}", JobsQueries.Get);
@@ -54,6 +55,13 @@ public static class AgentJobsApi
         var tokenId = long.Parse(user.FindFirstValue(ClaimTypes.NameIdentifier)!);
         var now = DateTimeOffset.UtcNow;
         var agent = await db.Agents.FirstOrDefaultAsync(a => a.Name == request.Name, ct);
+        // A name is held by the token that registered it, while that token lives: taking it over would hand this token
+        // the other agent's identity (its jobs, heartbeats and runs). A revoked or expired holder frees the name, so an
+        // operator can rotate an agent's token; admin tokens may re-register any agent.
+        if (agent is { TokenId: { } holder } && holder != tokenId && !user.HasAnyScope(Scopes.Admin)
+            && await db.Tokens.AnyAsync(t => t.Id == holder && t.RevokedAt == null && (t.ExpiresAt == null || t.ExpiresAt > now), ct))
+            return TypedResults.Problem($"agent name '{request.Name}' is registered by another token; choose another name or have an admin re-register it",
+                statusCode: 409, title: "Agent name taken");
         if (agent is null) db.Agents.Add(agent = new Agent { Name = request.Name, RegisteredAt = now });
         agent.ProfileId = profile.Id;
         agent.TokenId = tokenId;

@@ -19,4 +19,9 @@ public sealed class JobOptions
     /// <summary>Interleaved base/head rounds of a pull-request job.</summary>
     [Range(1, 50)]
     public int PullRequestRounds { get; set; } = 2;
+
+    /// <summary>Longest a job's log may grow, in characters (about bytes for build output); past it the oldest lines
+    /// are dropped behind a marker, so a chatty or hostile agent cannot grow one row without bound.</summary>
+    [Range(1024, 64 * 1024 * 1024)]
+    public int MaxLogCharacters { get; set; } = 1024 * 1024;
 }

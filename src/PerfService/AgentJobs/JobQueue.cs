@@ -66,9 +66,9 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     /// <summary>Extends the lease and appends the log. Null when the agent no longer holds the job (lease lost).</summary>
     public async Task<HeartbeatResponse?> HeartbeatAsync(long jobId, long agentId, string? progress, IReadOnlyList<string>? log, CancellationToken ct)
     {
-        await using var cmd = dataSource.CreateCommand("""
+        await using var cmd = dataSource.CreateCommand($"""
             UPDATE jobs SET lease_expires_at = CASE WHEN state = 'Running' THEN now() + make_interval(secs => $3) ELSE lease_expires_at END,
-                   progress = coalesce($4, progress), log = log || $5
+                   progress = coalesce($4, progress), log = {CappedLog}
             WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled')
             RETURNING state, coalesce(lease_expires_at, now()), reason
             """);
@@ -77,6 +77,8 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         cmd.Parameters.Add(new() { Value = (double)_options.LeaseSeconds });
         cmd.Parameters.Add(new() { Value = (object?)progress ?? DBNull.Value });
         cmd.Parameters.Add(new() { Value = JoinLog(log) });
+        cmd.Parameters.Add(new() { Value = _options.MaxLogCharacters });
+        cmd.Parameters.Add(new() { Value = LogMarker });
         await using var r = await cmd.ExecuteReaderAsync(ct);
         if (!await r.ReadAsync(ct)) return null;
         var cancelled = r.GetString(0) == nameof(JobState.Cancelled);
@@ -86,9 +88,9 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     /// <summary>Finishes the job. False when the agent no longer holds it (another agent took it over).</summary>
     public async Task<bool> CompleteAsync(long jobId, long agentId, bool succeeded, string? error, IReadOnlyList<string>? log, CancellationToken ct)
     {
-        await using var cmd = dataSource.CreateCommand("""
+        await using var cmd = dataSource.CreateCommand($"""
             UPDATE jobs SET state = CASE WHEN state = 'Cancelled' THEN 'Cancelled' WHEN $3 THEN 'Succeeded' ELSE 'Failed' END,
-                   finished_at = now(), lease_expires_at = NULL, reason = CASE WHEN state = 'Cancelled' THEN reason ELSE $4 END, log = log || $5
+                   finished_at = now(), lease_expires_at = NULL, reason = CASE WHEN state = 'Cancelled' THEN reason ELSE $4 END, log = {CappedLog}
             WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled') AND finished_at IS NULL
             """);
         cmd.Parameters.Add(new() { Value = jobId });
@@ -96,6 +98,8 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         cmd.Parameters.Add(new() { Value = succeeded });
         cmd.Parameters.Add(new() { Value = (object?)error ?? DBNull.Value });
         cmd.Parameters.Add(new() { Value = JoinLog(log) });
+        cmd.Parameters.Add(new() { Value = _options.MaxLogCharacters });
+        cmd.Parameters.Add(new() { Value = LogMarker });
         return await cmd.ExecuteNonQueryAsync(ct) == 1;
     }
 
@@ -128,6 +132,13 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         await using var cmd = dataSource.CreateCommand($"NOTIFY {JobNotifier.Channel}");
         await cmd.ExecuteNonQueryAsync(ct);
     }
+
+    /// <summary>The log plus the new lines ($5), capped at $6 characters in SQL, so the cap holds whichever replica
+    /// appends: past it the newest lines are kept (the end of a log says how it failed) behind a marker. A marker left
+    /// by an earlier cut always falls in the dropped part, so there is never more than one.</summary>
+    public const string LogMarker = "[… earlier lines dropped: the log of a job is capped]\n";
+
+    private const string CappedLog = "CASE WHEN length(log || $5) <= $6 THEN log || $5 ELSE $7 || right(log || $5, $6 - length($7)) END";
 
     private static string JoinLog(IReadOnlyList<string>? lines) =>
         lines is null || lines.Count == 0 ? "" : string.Join('\n', lines.Select(l => l.Length > 4000 ? l[..4000] + "…" : l)) + "\n";

@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using Microsoft.AspNetCore.Authentication;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace PerfService.Auth;
 
@@ -7,6 +8,8 @@ public static class AuthExtensions
 {
     public static WebApplicationBuilder AddPerfAuth(this WebApplicationBuilder builder)
     {
+        builder.Services.TryAddSingleton(TimeProvider.System);
+        builder.Services.AddSingleton<TokenUsage>();
         builder.Services.AddAuthentication(TokenAuthenticationHandler.SchemeName)
             .AddScheme<AuthenticationSchemeOptions, TokenAuthenticationHandler>(TokenAuthenticationHandler.SchemeName, null);
         builder.Services.AddAuthorizationBuilder()

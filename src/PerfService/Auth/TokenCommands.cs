@@ -7,7 +7,8 @@ namespace PerfService.Auth;
 /// <summary>Creates tokens from the command line (<c>./perf token create</c>): the first admin token has to come from somewhere.</summary>
 public static class TokenCommands
 {
-    public static async Task<string> CreateAsync(PerfDbContext db, string name, IReadOnlyList<string> scopes, long? projectId = null)
+    public static async Task<string> CreateAsync(PerfDbContext db, string name, IReadOnlyList<string> scopes, long? projectId = null,
+        DateTimeOffset? expiresAt = null)
     {
         var unknown = scopes.Except(Scopes.All).ToList();
         if (unknown.Count > 0) throw new ArgumentException($"unknown scope(s) {string.Join(", ", unknown)}; known: {string.Join(", ", Scopes.All)}");
@@ -21,6 +22,7 @@ public static class TokenCommands
             Scopes = scopes.Distinct().ToArray(),
             ProjectId = projectId,
             CreatedAt = DateTimeOffset.UtcNow,
+            ExpiresAt = expiresAt,
         });
         await db.SaveChangesAsync();
         return secret;
@@ -40,6 +42,21 @@ public static class TokenCommands
         if (slug is null) return null;
         return await db.Projects.Where(p => p.Slug == slug).Select(p => (long?)p.Id).FirstOrDefaultAsync()
             ?? throw new ArgumentException($"there is no project '{slug}': a token cannot be bound to it");
+    }
+
+    /// <summary><c>--expires</c>: a lifetime (<c>90d</c>, <c>12h</c>) from <paramref name="now"/>, or a date (<c>2027-03-01</c>, UTC).</summary>
+    public static DateTimeOffset ParseExpiry(string text, DateTimeOffset now)
+    {
+        if (text.Length > 1 && int.TryParse(text[..^1], System.Globalization.CultureInfo.InvariantCulture, out var n) && n > 0)
+            switch (text[^1])
+            {
+                case 'd': return now.AddDays(n);
+                case 'h': return now.AddHours(n);
+            }
+        if (DateTimeOffset.TryParse(text, System.Globalization.CultureInfo.InvariantCulture,
+                System.Globalization.DateTimeStyles.AssumeUniversal, out var at) && at > now)
+            return at;
+        throw new ArgumentException($"--expires '{text}': give a lifetime such as 90d or 12h, or a future date such as 2027-03-01");
     }
 
     public static Task<int> RevokeAsync(PerfDbContext db, string name) =>

@@ -5,9 +5,10 @@ using PerfService.Auth;
 namespace PerfService.Background;
 
 /// <summary>
-/// Hangfire's dashboard under /hangfire, for admin tokens only. A browser cannot send a bearer header, so the first
-/// visit takes the token once as <c>?token=</c>, which becomes an HttpOnly, SameSite=Strict cookie honoured on
-/// /hangfire paths only: the API never accepts cookies, so it stays immune to cross-site request forgery.
+/// Hangfire's dashboard under /hangfire, for admin tokens only. A browser cannot send a bearer header, so the token
+/// is posted once to the login form (<see cref="HangfireLogin"/>), which sets an HttpOnly, SameSite=Strict cookie
+/// honoured on /hangfire paths only: the API never accepts cookies, so it stays immune to cross-site request forgery.
+/// A token in the query string is refused, not used: URLs end up in logs, history and Referer headers.
 /// </summary>
 public static class HangfireDashboard
 {
@@ -18,17 +19,15 @@ public static class HangfireDashboard
     {
         app.Use(async (http, next) =>
         {
-            if (http.Request.Path.StartsWithSegments(Path) && http.Request.Query.TryGetValue("token", out var token) && token.Count == 1)
+            if (http.Request.Path.StartsWithSegments(Path) && http.Request.Query.ContainsKey("token"))
             {
-                http.Response.Cookies.Append(Cookie, token.ToString(), new CookieOptions
-                {
-                    HttpOnly = true, SameSite = SameSiteMode.Strict, Secure = http.Request.IsHttps, Path = Path, MaxAge = TimeSpan.FromHours(8),
-                });
-                http.Response.Redirect(Path);
+                await Results.Problem($"tokens in URLs are refused: sign in at {HangfireLogin.Path}", statusCode: StatusCodes.Status400BadRequest,
+                    title: "Token in URL").ExecuteAsync(http);
                 return;
             }
             await next();
         });
+        app.MapHangfireLogin();
         app.MapHangfireDashboard(Path, new DashboardOptions
         {
             Authorization = [new AdminOnly()],

@@ -15,6 +15,8 @@ public static class HangfireSetup
     {
         var connectionString = builder.Configuration.GetConnectionString("Perf")!;
         var testing = builder.Environment.IsEnvironment("Testing");
+        // The dashboard's login form (HangfireLogin) and Hangfire's own POST actions are anti-forgery protected.
+        builder.Services.AddAntiforgery();
         builder.Services.AddHangfire((sp, c) => c
             .SetDataCompatibilityLevel(CompatibilityLevel.Version_180)
             .UseSimpleAssemblyNameTypeSerializer()

@@ -36,7 +36,10 @@ public sealed class PullRequestComparisonJob(
         var profile = await db.Profiles.AsNoTracking().Where(p => p.Id == job.ProfileId).Select(p => p.Name).FirstAsync(ct);
         var (attempts, newerPending) = await AttemptsAsync(job, ct);
         var attemptIds = attempts.Select(a => a.Id).ToList();
-        var runs = await db.Runs.AsNoTracking().Where(r => r.JobId != null && attemptIds.Contains(r.JobId.Value))
+        // Only runs the ingest API accepted for a job carry its id (see Ingestion/JobHold.cs); the project and profile
+        // are checked again so that no row written any other way can feed the verdict.
+        var runs = await db.Runs.AsNoTracking()
+            .Where(r => r.JobId != null && attemptIds.Contains(r.JobId.Value) && r.ProjectId == job.ProjectId && r.ProfileId == job.ProfileId)
             .Select(r => new { r.Id, r.Role }).ToListAsync(ct);
         var results = await RunResults.LoadAsync(db, runs.Select(r => r.Id).ToList(), ct);
         var roleOf = runs.ToDictionary(r => r.Id, r => r.Role);

@@ -20,8 +20,21 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
     {
         var declared = await db.Targets.AsNoTracking()
             .Where(t => t.ProjectId == run.ProjectId && (t.SuiteId == null || t.SuiteId == run.SuiteId)).ToListAsync(ct);
-        if (declared.Count == 0) return;
         var definitions = declared.Select(t => JsonSerializer.Deserialize<TargetDeclaration>(t.Definition, SuiteManifest.Json)!).ToList();
+        // A run whose perf.json was not stored as the project's (a pull request, another branch) is judged against the
+        // targets it declared for its suite, in place of the stored ones; project-wide targets still apply.
+        if (run.DeclaredTargets is not null && !await DeclaredProjectTargetsAsync(run, ct))
+        {
+            var own = JsonSerializer.Deserialize<List<TargetDeclaration>>(run.DeclaredTargets, SuiteManifest.Json) ?? [];
+            var projectWide = declared.Select((t, i) => (t, i)).Where(x => x.t.SuiteId == null).ToList();
+            definitions = [.. projectWide.Select(x => definitions[x.i]), .. own.DistinctBy(t => t.Name)];
+            declared = [.. projectWide.Select(x => x.t), .. own.DistinctBy(t => t.Name).Select(t => new Target
+            {
+                Id = declared.FirstOrDefault(d => d.SuiteId == run.SuiteId && d.Name == t.Name)?.Id ?? 0, ProjectId = run.ProjectId,
+                SuiteId = run.SuiteId, Name = t.Name, Definition = "",
+            })];
+        }
+        if (definitions.Count == 0) return;
         var outcomes = TargetEvaluator.Evaluate(definitions, results.Select(r => r.Result).ToList());
 
         await db.TargetResults.Where(t => t.RunId == run.Id).ExecuteDeleteAsync(ct);
@@ -31,7 +44,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
             db.TargetResults.Add(new TargetResult
             {
                 RunId = run.Id,
-                TargetId = target.Id,
+                TargetId = target.Id == 0 ? null : target.Id,
                 Name = o.Target.Name + (o.Benchmark is null ? "" : $" [{o.Benchmark}]"),
                 Outcome = o.Status switch { TargetStatus.Pass => TargetOutcomeKind.Pass, TargetStatus.Fail => TargetOutcomeKind.Fail,
                     TargetStatus.AtRisk => TargetOutcomeKind.AtRisk, _ => TargetOutcomeKind.NotMeasured },
@@ -44,6 +57,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
 
         // Pull-request runs are judged on the pull request's page and check; main's alerts follow main.
         if (run.PullRequest is not null || run.Role != "head") return;
+        if (run.DeclaredTargets is not null && !await DeclaredProjectTargetsAsync(run, ct)) return;
         foreach (var group in outcomes.GroupBy(o => o.Target.Name))
         {
             var key = $"target:{group.Key}:{profile}";
@@ -69,4 +83,11 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
             }
         }
     }
+
+    /// <summary>Whether the run's declaration became the project's: a head run of the default branch, not of a pull
+    /// request (the rule <see cref="Ingestion.IngestService"/> stores targets by).</summary>
+    private Task<bool> DeclaredProjectTargetsAsync(Run run, CancellationToken ct) =>
+        run.PullRequest is null && run.Role == "head" && run.BranchId is { } branchId
+            ? db.Branches.AnyAsync(b => b.Id == branchId && db.Projects.Any(p => p.Id == run.ProjectId && p.DefaultBranch == b.Name), ct)
+            : Task.FromResult(false);
 }

@@ -3,25 +3,32 @@ using System.Text;
 
 namespace PerfService.Dashboard;
 
-/// <summary>RFC 4180 text. Text cells that a spreadsheet would run as a formula are prefixed with a quote (OWASP CSV injection).</summary>
-internal sealed class Csv
+/// <summary>
+/// RFC 4180 text, written straight to the response as rows are formatted (never built as one string first). Text
+/// cells that a spreadsheet would run as a formula are prefixed with a quote (OWASP CSV injection).
+/// </summary>
+internal sealed class Csv(string[] header, IEnumerable<object?[]> rows) : IResult
 {
-    private readonly StringBuilder _text = new();
-
-    public Csv(params string[] header) => Row(header);
-
-    public Csv Row(params object?[] cells)
+    public async Task ExecuteAsync(HttpContext http)
     {
-        for (var i = 0; i < cells.Length; i++)
-        {
-            if (i > 0) _text.Append(',');
-            _text.Append(Cell(cells[i]));
-        }
-        _text.Append("\r\n");
-        return this;
+        http.Response.ContentType = "text/csv; charset=utf-8";
+        // The writer's buffer goes out whenever it fills: memory stays at one buffer whatever the row count.
+        await using var writer = new StreamWriter(http.Response.Body, new UTF8Encoding(false), 16 * 1024);
+        await writer.WriteAsync(Line(header));
+        foreach (var row in rows) await writer.WriteAsync(Line(row));
+        await writer.FlushAsync(http.RequestAborted);
     }
 
-    public override string ToString() => _text.ToString();
+    public static string Line(params object?[] cells)
+    {
+        var text = new StringBuilder();
+        for (var i = 0; i < cells.Length; i++)
+        {
+            if (i > 0) text.Append(',');
+            text.Append(Cell(cells[i]));
+        }
+        return text.Append("\r\n").ToString();
+    }
 
     /// <summary>CSV when asked by <c>format=csv</c> or by an Accept header that names text/csv.</summary>
     public static bool Wanted(HttpRequest request, string? format) =>

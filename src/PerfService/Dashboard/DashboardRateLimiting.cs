@@ -6,7 +6,7 @@ using Microsoft.Extensions.Options;
 
 namespace PerfService.Dashboard;
 
-internal static class DashboardRateLimiting
+public static class DashboardRateLimiting
 {
     public const string Policy = "dashboard-read";
 

@@ -9,7 +9,7 @@ namespace PerfService.Dashboard;
 internal static class RunsEndpoints
 {
     /// <summary>A project's runs, newest first (by arrival; the cursor is the last row's time and id). <c>pr</c> narrows to one pull request.</summary>
-    public static async Task<Results<Ok<Page<RunRowDto>>, ContentHttpResult, ProblemHttpResult>> List(
+    public static async Task<Results<Ok<Page<RunRowDto>>, Csv, ProblemHttpResult>> List(
         string slug, int? pr, string? cursor, int? limit, string? format, PerfDbContext db, ClaimsPrincipal user, HttpRequest request,
         CancellationToken ct)
     {
@@ -38,11 +38,9 @@ internal static class RunsEndpoints
 
         if (Csv.Wanted(request, format))
         {
-            var csv = new Csv("id", "commit", "branch", "pull_request", "profile", "suite", "role", "round", "job_id", "created_at", "results", "errors");
-            foreach (var r in items)
-                csv.Row(r.Id, r.Commit, r.Branch, r.PullRequest, r.Profile, r.Suite, r.Role, r.Round, r.JobId, r.CreatedAt, r.Results, r.Errors);
             if (next is not null) request.HttpContext.Response.Headers.Link = $"<{next}>; rel=\"next\"";
-            return TypedResults.Text(csv.ToString(), "text/csv; charset=utf-8");
+            return new Csv(["id", "commit", "branch", "pull_request", "profile", "suite", "role", "round", "job_id", "created_at", "results", "errors"],
+                items.Select(r => new object?[] { r.Id, r.Commit, r.Branch, r.PullRequest, r.Profile, r.Suite, r.Role, r.Round, r.JobId, r.CreatedAt, r.Results, r.Errors }));
         }
         return TypedResults.Ok(new Page<RunRowDto>(items, next));
     }

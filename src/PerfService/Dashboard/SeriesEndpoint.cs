@@ -15,7 +15,7 @@ internal static class SeriesEndpoint
 {
     private static readonly HashSet<string> Formats = new(["json", "columns", "csv"], StringComparer.OrdinalIgnoreCase);
 
-    public static async Task<Results<SeriesJson, ContentHttpResult, ProblemHttpResult>> Get(
+    public static async Task<Results<SeriesJson, Csv, ProblemHttpResult>> Get(
         string slug, long? benchmark, string? measure, string[]? profile, string? branch, DateTimeOffset? from, DateTimeOffset? to,
         int? limit, string? cursor, string? format, PerfDbContext db, SeriesQuery query, ClaimsPrincipal user, HttpRequest request,
         CancellationToken ct)
@@ -39,12 +39,9 @@ internal static class SeriesEndpoint
 
         if (Csv.Wanted(request, format))
         {
-            var csv = new Csv("profile", "run_id", "commit", "series_at", "value", "ci_lower", "ci_upper", "sample_count");
-            foreach (var line in rows.Lines)
-                foreach (var p in line.Points)
-                    csv.Row(line.Profile, p.RunId, p.Commit, p.At, p.Value, p.Lower, p.Upper, p.Samples);
             if (next is not null) request.HttpContext.Response.Headers.Link = $"<{next}>; rel=\"next\"";
-            return TypedResults.Text(csv.ToString(), "text/csv; charset=utf-8");
+            return new Csv(["profile", "run_id", "commit", "series_at", "value", "ci_lower", "ci_upper", "sample_count"],
+                rows.Lines.SelectMany(line => line.Points.Select(p => new object?[] { line.Profile, p.RunId, p.Commit, p.At, p.Value, p.Lower, p.Upper, p.Samples })));
         }
         return new SeriesJson(new SeriesDocument(context.Benchmark, context.Measure, branch ?? project.DefaultBranch, rows.Lines, rows.Markers, next),
             columns: string.Equals(format, "columns", StringComparison.OrdinalIgnoreCase));

@@ -4,7 +4,7 @@ using PerfService.Data;
 namespace PerfService.Hosting;
 
 /// <summary>
-/// Commands run by the service binary instead of serving. <c>token create --name N --scopes a,b [--project SLUG | --project-id ID]</c> prints
+/// Commands run by the service binary instead of serving. <c>token create --name N --scopes a,b [--project SLUG | --project-id ID] [--expires 90d|DATE]</c> prints
 /// a new token once (how operators bootstrap the first admin token); <c>token list</c> shows tokens (never secrets);
 /// <c>token revoke --name N</c> revokes every live token of that name. Used by ./perf token.
 /// </summary>
@@ -21,11 +21,12 @@ public static class AdminCommands
             case "create":
                 var scopes = (Arg("--scopes") ?? Scopes.Read).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
                 var projectId = await TokenCommands.ProjectAsync(db, Arg("--project"), Arg("--project-id"));
-                Console.WriteLine(await TokenCommands.CreateAsync(db, Arg("--name") ?? "cli", scopes, projectId));
+                DateTimeOffset? expires = Arg("--expires") is { } e ? TokenCommands.ParseExpiry(e, DateTimeOffset.UtcNow) : null;
+                Console.WriteLine(await TokenCommands.CreateAsync(db, Arg("--name") ?? "cli", scopes, projectId, expires));
                 break;
             case "list":
                 foreach (var t in db.Tokens.OrderBy(t => t.Id))
-                    Console.WriteLine($"{t.Id}\t{t.Name}\t{string.Join(',', t.Scopes)}\t{(t.RevokedAt is null ? "live" : $"revoked {t.RevokedAt:u}")}");
+                    Console.WriteLine($"{t.Id}\t{t.Name}\t{string.Join(',', t.Scopes)}\t{(t.RevokedAt is null ? "live" : $"revoked {t.RevokedAt:u}")}\t{(t.ExpiresAt is null ? "no expiry" : $"expires {t.ExpiresAt:u}")}");
                 break;
             case "revoke":
                 var name = Arg("--name") ?? throw new ArgumentException("token revoke needs --name");

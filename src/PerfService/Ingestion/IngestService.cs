@@ -14,16 +14,17 @@ namespace PerfService.Ingestion;
 /// </summary>
 public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroundJobClient jobs, ILogger<IngestService> logger)
 {
-    public async Task<RunCreated> IngestAsync(Upload upload, string? idempotencyKey, long? tokenProjectId, CancellationToken ct)
+    public async Task<RunCreated> IngestAsync(Upload upload, string? idempotencyKey, RunPoster poster, CancellationToken ct)
     {
         var m = upload.Metadata;
         RunValidator.Validate(m);
         if (idempotencyKey is { Length: > 200 }) throw new UploadException(400, "Invalid idempotency key", "Idempotency-Key is limited to 200 characters");
 
-        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == m.Project).Select(p => new { p.Id, p.IsPublic }).FirstOrDefaultAsync(ct);
+        if (m.JobId is { } jobId) JobHold.CheckPoster(jobId, poster);
+        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == m.Project).Select(p => new { p.Id, p.IsPublic, p.DefaultBranch }).FirstOrDefaultAsync(ct);
         // A token bound to another project gets 403 for a public project and, for a private one, the answer of a missing one.
         var decision = project is null ? Access.AccessDecision.Hidden
-            : Access.ProjectAccess.Decide(tokenProjectId, readsPrivate: false, authenticated: true, project.Id, project.IsPublic, acting: true);
+            : Access.ProjectAccess.Decide(poster.ProjectId, readsPrivate: false, authenticated: true, project.Id, project.IsPublic, acting: true);
         if (project is null || decision == Access.AccessDecision.Hidden)
             throw new UploadException(404, "Unknown project", $"project '{m.Project}' does not exist; create it first (POST /api/v1/projects)", "run", "$.project");
         if (decision == Access.AccessDecision.Forbidden)
@@ -59,7 +60,10 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
         if (m.Targets?.FirstOrDefault(t => string.IsNullOrWhiteSpace(t.Name) || string.IsNullOrWhiteSpace(t.Benchmark)) is { } bad)
             throw new UploadException(400, "Invalid target", $"every target needs a name and a benchmark pattern (got '{bad.Name}')", "run", "$.targets");
 
-        var created = await writer.WriteAsync(new RunWrite(project.Id, profile.Id, m, idempotencyKey, upload.Files, parsed), ct);
+        // Only the default branch's own runs declare the project's targets; a pull request's perf.json is judged on its
+        // own runs and cannot loosen or remove the targets main is held to.
+        var declaresTargets = m.PullRequest is null && (m.Role ?? "head") == "head" && m.Branch == project.DefaultBranch;
+        var created = await writer.WriteAsync(new RunWrite(project.Id, m.Project, profile.Id, m, idempotencyKey, upload.Files, parsed, poster, declaresTargets), ct);
         // Also on a duplicate: if the first post stored the run but failed before queueing its analysis, the retry
         // queues it. Analysis is idempotent.
         RunAnalysisJob.Enqueue(jobs, created.RunId);

@@ -41,25 +41,28 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             var (commitId, seriesAt) = await UpsertCommitAsync(conn, w.ProjectId, m.Commit, m.CommittedAt, m.CommitMessage, now, ct);
             long? baseCommitId = m.BaseCommit is null ? null : (await UpsertCommitAsync(conn, w.ProjectId, m.BaseCommit, null, null, now, ct)).Id;
             var suiteId = await UpsertSuiteAsync(conn, w.ProjectId, m.Suite ?? "default", w.Parsed.Format, ct);
-            var agentId = m.Agent is null ? null : await ScalarAsync<long?>(conn, "SELECT id FROM agents WHERE name = $1", ct, m.Agent);
+            long? agentId = m.JobId is { } jobId
+                ? await JobHold.CheckAsync(conn, jobId, w.ProjectId, w.ProjectSlug, m.Agent, w.Poster, ct)
+                : m.Agent is null ? null : await ScalarAsync<long?>(conn, "SELECT id FROM agents WHERE name = $1", ct, m.Agent);
 
             var environment = Environment(w);
             var runId = await ScalarAsync<long>(conn, """
                 INSERT INTO runs (project_id, commit_id, branch_id, pull_request, base_commit_id, profile_id, agent_id, job_id, suite_id,
                                   role, round, format, profile_mismatch, environment, environment_fingerprint, idempotency_key,
-                                  started_at, finished_at, created_at, result_count, failed_count)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT id FROM jobs WHERE id = $8), $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19, $20, $21)
+                                  started_at, finished_at, created_at, result_count, failed_count, declared_targets)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19, $20, $21, $22::jsonb)
                 RETURNING id
                 """, ct, w.ProjectId, commitId, branchId, m.PullRequest, baseCommitId, w.ProfileId, agentId, m.JobId, suiteId,
                 role, m.Round ?? 0, w.Parsed.Format, m.ProfileMismatch, JsonSerializer.Serialize(environment),
                 EnvironmentFingerprint.Compute(environment), w.IdempotencyKey, m.StartedAt, m.FinishedAt ?? now, now,
-                w.Parsed.Results.Count, w.Parsed.Results.Count(r => r.Failed));
+                w.Parsed.Results.Count, w.Parsed.Results.Count(r => r.Failed),
+                m.Targets is { Count: > 0 } declared ? JsonSerializer.Serialize(declared, Core.Suites.SuiteManifest.Json) : null);
 
             var benchmarkIds = await UpsertBenchmarksAsync(conn, suiteId, w.Parsed.Results, ct);
             var measureIds = await UpsertMeasuresAsync(conn, w.Parsed.Results, ct);
             await CopyResultsAsync(conn, runId, w, branchId, seriesAt, benchmarkIds, measureIds, ct);
             await CopyArtifactsAsync(conn, runId, w, now, ct);
-            await UpsertTargetsAsync(conn, w.ProjectId, suiteId, m.Targets, now, ct);
+            if (w.DeclaresProjectTargets) await UpsertTargetsAsync(conn, w.ProjectId, suiteId, m.Targets, now, ct);
             await tx.CommitAsync(ct);
             return new RunCreated(runId, false, benchmarkIds.Count, w.Parsed.Results.Count);
         }
@@ -186,7 +189,8 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
         await copy.CompleteAsync(ct);
     }
 
-    /// <summary>The suite's targets as its perf.json declares them at this commit: the latest declaration wins.</summary>
+    /// <summary>The suite's targets as the default branch's perf.json declares them at this commit: the latest
+    /// declaration wins. Other runs keep theirs on the run (runs.declared_targets), judged for that run alone.</summary>
     private static async Task UpsertTargetsAsync(NpgsqlConnection conn, long projectId, long suiteId,
         IReadOnlyList<Core.Suites.TargetDeclaration>? targets, DateTimeOffset now, CancellationToken ct)
     {

@@ -3,8 +3,17 @@ using PerfService.Core.Parsing;
 
 namespace PerfService.Ingestion;
 
-/// <summary>A validated upload: the run's metadata and its files, as they came.</summary>
-public sealed record Upload(RunMetadata Metadata, IReadOnlyList<Artifact> Files);
+/// <summary>A validated upload: the run's metadata and its files, as they came. Disposing it deletes the files that
+/// were spooled to disk.</summary>
+public sealed record Upload(RunMetadata Metadata, IReadOnlyList<Artifact> Files) : IDisposable
+{
+    public IReadOnlyList<IDisposable> Spooled { get; init; } = [];
+
+    public void Dispose()
+    {
+        foreach (var file in Spooled) file.Dispose();
+    }
+}
 
 /// <summary>Input the service refuses, with the HTTP status and, where known, the file and location at fault.</summary>
 public sealed class UploadException(int status, string title, string detail, string? file = null, string? location = null)

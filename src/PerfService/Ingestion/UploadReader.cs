@@ -53,14 +53,24 @@ public sealed class UploadReader(IOptions<IngestOptions> options)
         if (form.Files.Count > _options.MaxFiles) throw TooLarge($"{form.Files.Count} files, at most {_options.MaxFiles} are accepted");
 
         var files = new List<Artifact>(form.Files.Count);
-        foreach (var file in form.Files)
+        var spooled = new List<IDisposable>();
+        var budget = new UploadBudget(_options.MaxFileBytes, _options.MaxRequestBytes);
+        try
         {
-            var path = SafePath.Check(file.FileName);
-            files.Add(new Artifact(path, await ReadFileAsync(file, path, ct)));
+            foreach (var file in form.Files)
+            {
+                var path = SafePath.Check(file.FileName);
+                files.Add(new Artifact(path, await ReadFileAsync(file, path, budget, spooled, ct)));
+            }
+            var duplicate = files.GroupBy(f => f.Path).FirstOrDefault(g => g.Count() > 1);
+            if (duplicate is not null) throw new UploadException(400, "Duplicate file", $"'{duplicate.Key}' is uploaded twice", duplicate.Key);
         }
-        var duplicate = files.GroupBy(f => f.Path).FirstOrDefault(g => g.Count() > 1);
-        if (duplicate is not null) throw new UploadException(400, "Duplicate file", $"'{duplicate.Key}' is uploaded twice", duplicate.Key);
-        return new Upload(metadata, files);
+        catch
+        {
+            foreach (var s in spooled) s.Dispose();
+            throw;
+        }
+        return new Upload(metadata, files) { Spooled = spooled };
     }
 
     private static RunMetadata ReadMetadata(IFormCollection form)
@@ -85,30 +95,61 @@ public sealed class UploadReader(IOptions<IngestOptions> options)
         }
     }
 
-    private async Task<ReadOnlyMemory<byte>> ReadFileAsync(IFormFile file, string path, CancellationToken ct)
+    /// <summary>Inflates one file, counting against the budget as it goes. Small files stay in memory; beyond the
+    /// spool threshold the bytes go to a temporary file that is mapped, so a large file is never held twice.</summary>
+    private async Task<ReadOnlyMemory<byte>> ReadFileAsync(IFormFile file, string path, UploadBudget budget, List<IDisposable> spooled,
+        CancellationToken ct)
     {
         await using var raw = file.OpenReadStream();
         var gzipped = path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase);
         await using var input = gzipped ? new GZipStream(raw, CompressionMode.Decompress) : raw;
-        using var buffer = new MemoryStream();
+        var memory = new MemoryStream();
+        FileStream? spool = null;
         var chunk = new byte[81920];
-        int read;
+        long length = 0;
         try
         {
+            int read;
             while ((read = await input.ReadAsync(chunk, ct)) > 0)
             {
-                if (buffer.Length + read > _options.MaxFileBytes)
-                    throw TooLarge($"'{path}' is larger than {_options.MaxFileBytes} bytes{(gzipped ? " once decompressed" : "")}", path);
-                buffer.Write(chunk, 0, read);
+                budget.Take(path, length, read, gzipped);
+                length += read;
+                if (spool is null && length > _options.SpoolThresholdBytes)
+                {
+                    spool = OpenSpool();
+                    memory.Position = 0;
+                    await memory.CopyToAsync(spool, ct);
+                    memory = new MemoryStream();
+                }
+                if (spool is not null) await spool.WriteAsync(chunk.AsMemory(0, read), ct);
+                else memory.Write(chunk, 0, read);
             }
         }
         catch (InvalidDataException e)
         {
+            spool?.Dispose();
             throw new UploadException(400, "Malformed file", $"'{path}' is not valid gzip: {e.Message}", path);
         }
-        return buffer.ToArray();
+        catch
+        {
+            spool?.Dispose();
+            throw;
+        }
+        if (spool is null) return memory.GetBuffer().AsMemory(0, (int)memory.Length);
+        await spool.FlushAsync(ct);
+        var mapped = MappedFile.Map(spool);
+        spooled.Add(mapped);
+        return mapped.Memory;
     }
 
-    private static UploadException TooLarge(string detail, string? file = null) =>
+    private FileStream OpenSpool()
+    {
+        var dir = string.IsNullOrEmpty(_options.SpoolDirectory) ? Path.GetTempPath() : _options.SpoolDirectory;
+        Directory.CreateDirectory(dir);
+        return new FileStream(Path.Combine(dir, $"perf-upload-{Guid.NewGuid():N}.tmp"), FileMode.CreateNew, FileAccess.ReadWrite,
+            FileShare.None, 81920, FileOptions.DeleteOnClose | FileOptions.Asynchronous);
+    }
+
+    internal static UploadException TooLarge(string detail, string? file = null) =>
         new(StatusCodes.Status413PayloadTooLarge, "Upload too large", detail, file);
 }

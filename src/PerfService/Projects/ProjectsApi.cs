@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
 using PerfService.Auth;
+using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -12,7 +13,7 @@ public static partial class ProjectsApi
 {
     public static RouteGroupBuilder MapProjectsApi(this IEndpointRouteBuilder app)
     {
-        var api = app.MapGroup("/api/v1").WithTags("Projects");
+        var api = app.MapGroup("/api/v1").WithTags("Projects").RequireRateLimiting(DashboardRateLimiting.Policy);
 
         api.MapGet("/projects", ListProjects);
         api.MapGet("/projects/{slug}", GetProject);

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
+using PerfService.Dashboard;
 
 namespace PerfService.PullRequests;
 
@@ -27,7 +28,7 @@ public static class PullRequestsApi
 
     public static RouteGroupBuilder MapPullRequestsApi(this IEndpointRouteBuilder app)
     {
-        var github = app.MapGroup("/api/v1/github").WithTags("GitHub");
+        var github = app.MapGroup("/api/v1/github").WithTags("GitHub").RequireRateLimiting(DashboardRateLimiting.Policy);
         // Authenticated by the delivery's HMAC signature, not by a PerfService token.
         github.MapPost("/webhook", GitHubWebhook.Receive).AllowAnonymous();
         return github;

@@ -1,7 +1,10 @@
+using System.Data;
+using System.IO.Compression;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
+using Npgsql;
+using PerfService.Dashboard;
 using PerfService.Data;
-using PerfService.Ingestion;
 
 namespace PerfService.Runs;
 
@@ -9,7 +12,7 @@ public static class RunsApi
 {
     public static RouteGroupBuilder MapRunsApi(this IEndpointRouteBuilder app)
     {
-        var api = app.MapGroup("/api/v1").WithTags("Runs");
+        var api = app.MapGroup("/api/v1").WithTags("Runs").RequireRateLimiting(DashboardRateLimiting.Policy);
         api.MapGet("/runs/{runId:long}", GetRun);
         api.MapGet("/runs/{runId:long}/artifacts/{**path}", GetArtifact);
         return api;
@@ -43,9 +46,22 @@ public static class RunsApi
         return TypedResults.Ok(new RunDetailDto(run, results, artifacts));
     }
 
-    private static async Task<Results<FileContentHttpResult, NotFound>> GetArtifact(long runId, string path, PerfDbContext db, CancellationToken ct)
+    /// <summary>The stored file, inflated on the way out: neither the compressed nor the inflated bytes are held whole,
+    /// so a 250 MB artifact costs a read buffer, not 250 MB per download.</summary>
+    private static async Task<Results<PushStreamHttpResult, NotFound>> GetArtifact(long runId, string path, PerfDbContext db, NpgsqlDataSource dataSource,
+        HttpContext http, CancellationToken ct)
     {
-        var gz = await db.Artifacts.Where(a => a.RunId == runId && a.Path == path).Select(a => a.ContentGzip).FirstOrDefaultAsync(ct);
-        return gz is null ? TypedResults.NotFound() : TypedResults.File(Gzip.Decompress(gz), "application/octet-stream", Path.GetFileName(path));
+        if (!await db.Artifacts.AnyAsync(a => a.RunId == runId && a.Path == path, ct)) return TypedResults.NotFound();
+        return TypedResults.Stream(async body =>
+        {
+            await using var cmd = dataSource.CreateCommand("SELECT content_gzip FROM artifacts WHERE run_id = $1 AND path = $2");
+            cmd.Parameters.Add(new NpgsqlParameter { Value = runId });
+            cmd.Parameters.Add(new NpgsqlParameter { Value = path });
+            await using var reader = await cmd.ExecuteReaderAsync(CommandBehavior.SequentialAccess, http.RequestAborted);
+            if (!await reader.ReadAsync(http.RequestAborted)) return;
+            await using var stored = await reader.GetStreamAsync(0, http.RequestAborted);
+            await using var inflated = new GZipStream(stored, CompressionMode.Decompress);
+            await inflated.CopyToAsync(body, http.RequestAborted);
+        }, "application/octet-stream", Path.GetFileName(path));
     }
 }

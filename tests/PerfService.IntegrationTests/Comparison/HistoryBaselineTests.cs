@@ -20,7 +20,7 @@ public class HistoryBaselineTests : OwnServiceTests
     {
         await app.CreateProjectAsync("hist-known");
         await PullRequestJobs.SeedMainAsync(app, "hist-known", "m1-pro", "aa00", Benchmark, MainLevels);
-        var agent = await AgentClient.RegisterAsync(app, "hist-agent", "m1-pro");
+        var agent = await AgentClient.RegisterAsync(app, "hist-agent-known", "m1-pro");
 
         // Based on m04: the five runs m00..m04 at 100 ns, not the later 130 ns ones, make the baseline.
         var (_, verdicts) = await PullRequestJobs.RunAsync(app, agent, "hist-known", "m1-pro", 21, "bb000001", "aa0004", HeadOnly);
@@ -43,7 +43,7 @@ public class HistoryBaselineTests : OwnServiceTests
     {
         await app.CreateProjectAsync("hist-unknown");
         await PullRequestJobs.SeedMainAsync(app, "hist-unknown", "m1-pro", "cc00", Benchmark, MainLevels);
-        var agent = await AgentClient.RegisterAsync(app, "hist-agent", "m1-pro");
+        var agent = await AgentClient.RegisterAsync(app, "hist-agent-unknown", "m1-pro");
 
         // The service never saw this base commit: the latest five main runs (130 ns) are the baseline, so 120 ns is faster.
         var (_, fromHistory) = await PullRequestJobs.RunAsync(app, agent, "hist-unknown", "m1-pro", 31, "dd000001", "eeee0001", HeadOnly);

@@ -41,7 +41,7 @@ public static partial class HistorySeed
     }
 
     public static Task<long> UploadGoAsync(HttpClient ingest, string project, int commit, string profile = "i7-4790k",
-        string branch = "main", double factor = 1, long? jobId = null, string suite = "maps") =>
+        string branch = "main", double factor = 1, string suite = "maps") =>
         UploadAsync(ingest, new RunMetadata
         {
             Project = project,
@@ -51,7 +51,6 @@ public static partial class HistorySeed
             Profile = profile,
             Suite = suite,
             Format = "gobench",
-            JobId = jobId,
         }, GoFile, ScaledGo(factor));
 
     public static Task<long> UploadBdnAsync(HttpClient ingest, string project, int commit, string profile = "i7-4790k", string branch = "main") =>

@@ -28,7 +28,31 @@ public class RateLimitTests(TinyRateLimitApp app) : IClassFixture<TinyRateLimitA
 
         var second = await app.ClientWithScopesAsync(Scopes.Read);
         Assert.Equal(HttpStatusCode.OK, (await second.GetAsync("/api/v1/projects/limited/overview")).StatusCode);
-        // Other features' endpoints are not limited by this policy.
-        Assert.Equal(HttpStatusCode.OK, (await first.GetAsync("/api/v1/projects/limited")).StatusCode);
+        // Every API group shares the budget (issue 12 §4); health probes stay outside it.
+        Assert.Equal(HttpStatusCode.TooManyRequests, (await first.GetAsync("/api/v1/projects/limited")).StatusCode);
+        Assert.Equal(HttpStatusCode.OK, (await first.GetAsync("/healthz")).StatusCode);
+    }
+
+    [Fact]
+    public async Task Every_anonymous_route_group_is_rate_limited()
+    {
+        await app.CreateProjectAsync("limited-anon");
+        var anonymous = app.CreateClient(new() { AllowAutoRedirect = false });
+        for (var i = 0; i < 3; i++)
+            Assert.Equal(HttpStatusCode.OK, (await anonymous.GetAsync("/api/v1/projects")).StatusCode);
+
+        // Once the address's budget is spent, no anonymous group answers: a group without the limiter would.
+        foreach (var (method, path) in new[]
+                 {
+                     ("GET", "/api/v1/projects"), ("GET", "/api/v1/projects/limited-anon"), ("GET", "/api/v1/profiles"),
+                     ("GET", "/api/v1/projects/limited-anon/thresholds"), ("GET", "/api/v1/jobs"), ("GET", "/api/v1/jobs/1"),
+                     ("GET", "/api/v1/agents"), ("GET", "/api/v1/runs/1"), ("GET", "/api/v1/runs/1/artifacts/r.json"),
+                     ("GET", "/api/v1/projects/limited-anon/pulls/1/report"), ("GET", "/api/v1/projects/limited-anon/pulls/1/comment"),
+                     ("GET", "/api/v1/projects/limited-anon/overview"), ("POST", "/api/v1/github/webhook"), ("GET", "/hangfire-login"),
+                 })
+        {
+            var response = await anonymous.SendAsync(new HttpRequestMessage(new HttpMethod(method), path) { Content = method == "POST" ? new StringContent("{}") : null });
+            Assert.True(response.StatusCode == HttpStatusCode.TooManyRequests, $"{method} {path}: {(int)response.StatusCode}");
+        }
     }
 }

@@ -12,5 +12,7 @@ public class ApiToken
     public long? ProjectId { get; set; }
     public DateTimeOffset CreatedAt { get; set; }
     public DateTimeOffset? RevokedAt { get; set; }
+    /// <summary>After this instant the token is refused (401); null: it does not expire.</summary>
+    public DateTimeOffset? ExpiresAt { get; set; }
     public DateTimeOffset? LastUsedAt { get; set; }
 }

@@ -29,4 +29,7 @@ public class Run
     /// counts result rows (which, for just-ingested runs, means reading the heap of the busiest table).</summary>
     public int ResultCount { get; set; }
     public int FailedCount { get; set; }
+    /// <summary>The targets this run's perf.json declared (TargetDeclaration[] as JSON). Only default-branch runs
+    /// change the project's targets; the others are judged against these, for their own report.</summary>
+    public string? DeclaredTargets { get; set; }
 }
