@@ -29,8 +29,13 @@ public static class AgentCommand
         };
         var runAs = new Option<string?>("--run-as") { Description = "Run every harness as this (unprivileged) user, e.g. perf-bench" };
         var sandbox = new Option<bool>("--sandbox") { Description = "Run every harness in a bubblewrap sandbox: no network, read-only system, only its folders writable" };
+        var passEnv = new Option<string[]>("--pass-env")
+        {
+            Description = "Also hand this variable of the agent's environment to harnesses (repeatable), e.g. PERF_BENCH_PG; none is passed otherwise beyond PATH, toolchain variables and PERF_SLOWDOWN",
+            AllowMultipleArgumentsPerToken = false,
+        };
         var command = new Command("agent", "Run the benchmark agent")
-            { server, token, tokenFile, profile, workdir, name, once, wait, cpus, profiles, hostLock, runAs, sandbox };
+            { server, token, tokenFile, profile, workdir, name, once, wait, cpus, profiles, hostLock, runAs, sandbox, passEnv };
         command.SetAction(async (parseResult, ct) =>
         {
             var error = parseResult.InvocationConfiguration.Error;
@@ -75,6 +80,10 @@ public static class AgentCommand
                 HostLock = parseResult.GetValue(hostLock),
                 Isolation = isolation,
             };
+            var passed = new Dictionary<string, string?>(options.HarnessEnvironment);
+            foreach (var variable in parseResult.GetValue(passEnv) ?? [])
+                if (Environment.GetEnvironmentVariable(variable) is { } value) passed[variable] = value;
+            options = options with { HarnessEnvironment = passed };
             return await RunAsync(options, parseResult.InvocationConfiguration.Output, parseResult.InvocationConfiguration.Error, ct);
         });
         return command;

@@ -69,7 +69,9 @@ public sealed class HarnessIsolation
             .Concat(_toolchainVariables.Select(v => spec.Environment.GetValueOrDefault(v) ?? ChildEnvironment.Inherited().GetValueOrDefault(v)).OfType<string>())
             .Where(d => Path.IsPathRooted(d) && _hiddenTrees.Any(t => d.StartsWith(t + "/", StringComparison.Ordinal)))
             .Distinct(StringComparer.Ordinal);
-        foreach (var dir in toolchains) args.AddRange(["--ro-bind-try", dir, dir]);
+        // With --run-as the harness's user could not read them anyway (toolchains then live outside home folders).
+        if (RunAs is null)
+            foreach (var dir in toolchains) args.AddRange(["--ro-bind-try", dir, dir]);
         foreach (var dir in writable.Distinct(StringComparer.Ordinal))
         {
             Directory.CreateDirectory(dir);

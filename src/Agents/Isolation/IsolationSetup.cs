@@ -30,7 +30,7 @@ public static class IsolationSetup
             var result = await processes.RunAsync(probe, ct: ct);
             if (!result.Succeeded)
                 return (null, $"--sandbox: bubblewrap cannot create a sandbox here (exit {result.ExitCode}): {string.Join(' ', result.Tail)}" +
-                    " (it needs user namespaces: sysctl kernel.unprivileged_userns_clone=1, or run the agent as root)");
+                    " (bwrap needs user namespaces, e.g. sysctl kernel.unprivileged_userns_clone=1, unless the agent runs as root)");
         }
         return (isolation, null);
     }

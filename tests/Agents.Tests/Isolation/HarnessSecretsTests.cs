@@ -124,7 +124,12 @@ public sealed class HarnessSecretsTests : IDisposable
     }
 
     [RunAsFact]
-    public async Task Run_as_another_user_a_harness_cannot_read_the_agents_environ_or_token_file()
+    public Task Run_as_another_user_a_harness_cannot_read_the_agents_environ_or_token_file() => RunAsAsync(sandbox: false);
+
+    [RunAsSandboxFact]
+    public Task Run_as_another_user_inside_the_sandbox_a_harness_sees_no_secret_and_no_network() => RunAsAsync(sandbox: true);
+
+    private async Task RunAsAsync(bool sandbox)
     {
         var user = "perfbench" + Guid.NewGuid().ToString("N")[..8];
         Assert.Equal(0, IsolationProbe.Run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user).Code);
@@ -132,13 +137,17 @@ public sealed class HarnessSecretsTests : IDisposable
         {
             // The throwaway user must be able to reach its work folder inside this test's private temp folder.
             File.SetUnixFileMode(_dir.Path, (UnixFileMode)0b111_101_101);
-            var seen = await RunJobAsync(readTokenFile: true, new() { ["PERF_TOKEN"] = _token },
-                "--token-file", _tokenFile, "--run-as", user);
+            string[] args = ["--token-file", _tokenFile, "--run-as", user, .. sandbox ? new[] { "--sandbox" } : []];
+            var seen = await RunJobAsync(readTokenFile: true, new() { ["PERF_TOKEN"] = _token }, args);
 
             Assert.Contains($"id {user}", seen);
             Assert.Contains("ENV PATH=", seen);
-            Assert.Contains("PPID-DENIED", seen);
             Assert.Contains("TOKENFILE", seen);
+            Assert.Contains("SPOOL-DENIED", seen);
+            // Outside the sandbox its parent is the agent (refused); inside, the sandbox's own init.
+            Assert.Contains(sandbox ? "NET-REFUSED" : "PPID-DENIED", seen);
+            // /var/tmp is every user's; only the sandbox keeps the harness out of it.
+            Assert.Contains(sandbox ? "SYSTEM-DENIED" : "SYSTEM-WRITTEN", seen);
             Assert.DoesNotContain(_token, seen);
             Assert.DoesNotContain("PERF_TOKEN", seen);
         }

@@ -53,3 +53,12 @@ public sealed class RunAsFactAttribute : FactAttribute
         if (IsolationProbe.RunAsUnavailable is { } reason) Skip = reason;
     }
 }
+
+/// <summary>A fact that needs both.</summary>
+public sealed class RunAsSandboxFactAttribute : FactAttribute
+{
+    public RunAsSandboxFactAttribute()
+    {
+        if ((IsolationProbe.RunAsUnavailable ?? IsolationProbe.SandboxUnavailable) is { } reason) Skip = reason;
+    }
+}
