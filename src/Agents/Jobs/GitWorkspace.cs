@@ -135,6 +135,13 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
     {
         Timeout = _timeout,
         // Never wait for a password prompt nobody will answer.
-        Environment = new Dictionary<string, string?> { ["GIT_TERMINAL_PROMPT"] = "0", ["GIT_ASKPASS"] = "true" },
+        Environment = new Dictionary<string, string?>
+        {
+            ["GIT_TERMINAL_PROMPT"] = "0",
+            ["GIT_ASKPASS"] = "true",
+            // Git is the agent's own tool, never a harness: it may use the agent's SSH credentials for private clones.
+            ["SSH_AUTH_SOCK"] = System.Environment.GetEnvironmentVariable("SSH_AUTH_SOCK"),
+            ["GIT_SSH_COMMAND"] = System.Environment.GetEnvironmentVariable("GIT_SSH_COMMAND"),
+        },
     };
 }
