@@ -7,13 +7,16 @@
 #
 #   benches/sandbox-overhead.sh [RUNS] [SUITES]      e.g. benches/sandbox-overhead.sh 6 "go rust"
 #
-# Needs: bwrap (apt-get install bubblewrap), python3, and the suites' toolchains (benches/install-toolchains.sh).
+# Needs: bwrap (apt-get install bubblewrap), python3, bc, and the suites' toolchains (benches/install-toolchains.sh).
+# The comparison itself is benches/sandbox-overhead.py (re-run it on an OUT folder to re-read old results).
 # Suites use their quick arguments from benches/perf.json (go: -benchtime=100ms -count 5; criterion: 1 s warm-up
 # and measurement on a subset; bdn: --quick on Rivulet's suite).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 BENCHES=$PWD
 RUNS=${1:-6}
+# go test -count per run (each run's figure is the median of its counts); GO_COUNT=1 interleaves finer.
+GO_COUNT=${GO_COUNT:-5}
 SUITES=${2:-go rust}
 OUT=${OUT:-$(mktemp -d /tmp/sandbox-overhead.XXXXXX)}
 WORK=$OUT/work
@@ -30,7 +33,7 @@ run_suite() { # suite mode index
   [ "$mode" = sandbox ] && flag=(--sandbox)
   case $suite in
     go)
-      (cd "$BENCHES/go" && agent "${flag[@]}" -- go test -run '^$' -bench . -benchmem -count 5 -benchtime=100ms ./...) \
+      (cd "$BENCHES/go" && agent "${flag[@]}" -- go test -run '^$' -bench . -benchmem -count "$GO_COUNT" -benchtime=100ms ./...) \
         > "$OUT/go-$mode-$i.txt" ;;
     rust)
       rm -rf "$BENCHES/rust/target/criterion"
@@ -58,56 +61,4 @@ for suite in $SUITES; do
   done
 done
 
-python3 - "$OUT" "$RUNS" $SUITES <<'PY'
-import json, os, re, statistics as st, sys
-out, runs, suites = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-
-def go(path):
-    vals = {}
-    for line in open(path):
-        m = re.match(r'^(Benchmark\S+?)(-\d+)?\s+\d+\s+([\d.]+) ns/op', line)
-        if m: vals.setdefault(m.group(1), []).append(float(m.group(3)))
-    return {k: st.median(v) for k, v in vals.items()}
-
-def criterion(root):
-    vals = {}
-    for d, _, files in os.walk(root):
-        if d.endswith('/new') and 'estimates.json' in files:
-            bench = json.load(open(os.path.join(d, 'benchmark.json')))['full_id']
-            vals[bench] = json.load(open(os.path.join(d, 'estimates.json')))['median']['point_estimate']
-    return vals
-
-def bdn(root):
-    vals = {}
-    for f in os.listdir(root):
-        for b in json.load(open(os.path.join(root, f)))['Benchmarks']:
-            vals[b['FullName']] = b['Statistics']['Median']
-    return vals
-
-def load(suite, mode, i):
-    if suite == 'go': return go(f'{out}/go-{mode}-{i}.txt')
-    if suite == 'rust': return criterion(f'{out}/rust-{mode}-{i}')
-    return bdn(f'{out}/bdn-{mode}-{i}')
-
-print(f'\n| suite | benchmarks | median overhead | mean overhead | median run-to-run noise (CV of plain runs) | median A/A difference (plain odd vs even runs) | benchmarks with overhead beyond their noise |')
-print('| --- | --- | --- | --- | --- | --- | --- |')
-for suite in suites:
-    plain = [load(suite, 'plain', i) for i in range(1, runs + 1)]
-    box = [load(suite, 'sandbox', i) for i in range(1, runs + 1)]
-    names = sorted(set.intersection(*[set(r) for r in plain + box]))
-    over, noise, aa, beyond = [], [], [], 0
-    rows = []
-    for n in names:
-        p = [r[n] for r in plain]; s = [r[n] for r in box]
-        o = st.median(s) / st.median(p) - 1
-        cv = st.stdev(p) / st.mean(p) if len(p) > 1 else 0
-        a = st.median(p[0::2]) / st.median(p[1::2]) - 1 if len(p) > 1 else 0
-        over.append(o); noise.append(cv); aa.append(abs(a))
-        if abs(o) > 2 * cv: beyond += 1
-        rows.append((n, o, cv, a))
-    print(f'| {suite} | {len(names)} | {st.median(over):+.2%} | {st.mean(over):+.2%} | {st.median(noise):.2%} | {st.median(aa):.2%} | {beyond} (|overhead| > 2 CV) |')
-    with open(f'{out}/{suite}-per-benchmark.md', 'w') as f:
-        f.write('| benchmark | sandbox overhead | plain CV | plain A/A |\n| --- | --- | --- | --- |\n')
-        for n, o, cv, a in rows: f.write(f'| {n} | {o:+.2%} | {cv:.2%} | {a:+.2%} |\n')
-print(f'\nper-benchmark tables: {out}/<suite>-per-benchmark.md')
-PY
+python3 "$BENCHES/sandbox-overhead.py" "$OUT" "$RUNS" $SUITES
