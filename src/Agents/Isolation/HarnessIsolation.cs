@@ -30,6 +30,10 @@ public sealed class HarnessIsolation
     // Home folders often hold credentials (~/.ssh, ~/.git-credentials, ~/.config/gh). Toolchains installed there
     // (rustup's ~/.cargo/bin) are mounted back read-only from the harness's PATH and toolchain variables.
     private static readonly string[] _hiddenTrees = ["/root", "/home"];
+    // Readable by their owner even without capabilities, so by a sandbox started by root: masked as well. An agent
+    // running as root should still use --run-as (deploy/systemd runs it as perf-agent).
+    private static readonly string[] _hiddenSystemFiles = ["/etc/shadow", "/etc/gshadow", "/etc/sudoers"];
+    private static readonly string[] _hiddenSystemTrees = ["/etc/perf-agent", "/etc/perfservice", "/etc/ssh", "/etc/sudoers.d"];
     private static readonly string[] _toolchainVariables = ["RUSTUP_HOME", "CARGO_HOME", "GOROOT", "DOTNET_ROOT"];
 
     /// <summary>The harness command, wrapped for the isolation asked for. <paramref name="writable"/> are the only
@@ -64,7 +68,7 @@ public sealed class HarnessIsolation
             "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run",
         ];
-        foreach (var tree in _hiddenTrees.Where(Directory.Exists)) args.AddRange(["--tmpfs", tree]);
+        foreach (var tree in _hiddenTrees.Concat(_hiddenSystemTrees).Where(Directory.Exists)) args.AddRange(["--tmpfs", tree]);
         var toolchains = path.Split(':', StringSplitOptions.RemoveEmptyEntries)
             .Concat(_toolchainVariables.Select(v => spec.Environment.GetValueOrDefault(v) ?? ChildEnvironment.Inherited().GetValueOrDefault(v)).OfType<string>())
             .Where(d => Path.IsPathRooted(d) && _hiddenTrees.Any(t => d.StartsWith(t + "/", StringComparison.Ordinal)))
@@ -77,7 +81,7 @@ public sealed class HarnessIsolation
             Directory.CreateDirectory(dir);
             args.AddRange(["--bind", dir, dir]);
         }
-        foreach (var file in Hidden.Where(File.Exists)) args.AddRange(["--ro-bind", "/dev/null", file]);
+        foreach (var file in Hidden.Concat(_hiddenSystemFiles).Where(File.Exists)) args.AddRange(["--ro-bind", "/dev/null", file]);
         args.AddRange(["--chdir", spec.WorkingDirectory]);
         return args;
     }

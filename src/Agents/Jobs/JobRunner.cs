@@ -78,7 +78,10 @@ public sealed class JobRunner(
         if (job.BaseCommit is { } baseCommit)
             sides[Roles.Base] = await SideAsync(repo, Roles.Base, baseCommit, workspace, log, ct);
         // With --run-as, the harness's user gets the folders it builds in (and nothing else of the agent's).
-        string[] handed = [.. sides.Values.Select(s => s.Tree), .. workspace.Writable.Where(w => w.StartsWith(options.WorkDir + "/", StringComparison.Ordinal) && !w.EndsWith("/work", StringComparison.Ordinal)), Scratch(job)];
+        // Caches outside the work folder stay the administrator's business; the shared work/ is handed tree by tree.
+        var ownFolders = workspace.Writable.Where(w => w.StartsWith(options.WorkDir + "/", StringComparison.Ordinal)
+            && w != Path.Combine(options.WorkDir, "work"));
+        string[] handed = [.. sides.Values.Select(s => s.Tree), .. ownFolders, Scratch(job)];
         try
         {
             await options.Isolation.HandOverAsync(processes, handed, ct);

@@ -50,6 +50,7 @@ public sealed class HarnessSecretsTests : IDisposable
             if touch '{{_dir.Combine("outside")}}/planted' 2>/dev/null; then echo OUTSIDE-WRITTEN; else echo OUTSIDE-DENIED; fi
             if touch '{{Path.Combine(Work, "spool")}}/planted' 2>/dev/null; then echo SPOOL-WRITTEN; else echo SPOOL-DENIED; fi
             if touch '{{_systemFile}}' 2>/dev/null; then echo SYSTEM-WRITTEN; else echo SYSTEM-DENIED; fi
+            if [ -n "$(head -c 8 /etc/shadow 2>/dev/null)" ]; then echo SHADOW-READ; else echo SHADOW-DENIED; fi
             } > seen.txt 2>&1
             printf '{"results":[{"benchmark":"probe","unit":"ns","value":1}]}' > "$PERF_OUTPUT"
             """;
@@ -102,6 +103,7 @@ public sealed class HarnessSecretsTests : IDisposable
         Assert.Contains("NET-CONNECTED", seen);
         Assert.Contains("OUTSIDE-WRITTEN", seen);
         Assert.Contains("SYSTEM-WRITTEN", seen);
+        if (Environment.UserName == "root") Assert.Contains("SHADOW-READ", seen);
     }
 
     [SandboxFact]
@@ -119,6 +121,8 @@ public sealed class HarnessSecretsTests : IDisposable
         Assert.Contains("SPOOL-DENIED", seen);
         Assert.Contains("SYSTEM-DENIED", seen);
         Assert.False(File.Exists(_systemFile));
+        // The tests run as root: even root's own files (the password hashes) are masked in the sandbox.
+        if (Environment.UserName == "root") Assert.Contains("SHADOW-DENIED", seen);
         Assert.False(File.Exists(_dir.Combine("outside", "planted")));
         Assert.False(File.Exists(Path.Combine(Work, "spool", "planted")));
     }
