@@ -31,23 +31,31 @@ def load(suite, mode, i):
     if suite == 'rust': return criterion(f'{out}/rust-{mode}-{i}')
     return bdn(f'{out}/bdn-{mode}-{i}')
 
-print(f'\n| suite | benchmarks | median overhead | mean overhead | median run-to-run noise (CV of plain runs) | median A/A difference (plain odd vs even runs) | benchmarks with overhead beyond their noise |')
-print('| --- | --- | --- | --- | --- | --- | --- |')
+# Besides medians over all runs: paired ratios. Run i without and run i with the sandbox ran back to back, so their
+# ratio cancels slow drift of the machine; the same ratio between plain runs i and i+1 is the A/A yardstick.
+def paired(p, s):
+    return st.median([b / a for a, b in zip(p, s)]) - 1
+
+def aa_pairs(p):
+    return st.median([abs(b / a - 1) for a, b in zip(p[0::2], p[1::2])]) if len(p) > 1 else 0
+
+print(f'\n| suite | benchmarks | median overhead | mean overhead | paired overhead (median of benchmarks) | median run-to-run noise (CV of plain runs) | median A/A difference (plain odd vs even runs) | median paired A/A difference | benchmarks with overhead beyond their noise |')
+print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
 for suite in suites:
     plain = [load(suite, 'plain', i) for i in range(1, runs + 1)]
     box = [load(suite, 'sandbox', i) for i in range(1, runs + 1)]
     names = sorted(set.intersection(*[set(r) for r in plain + box]))
-    over, noise, aa, beyond = [], [], [], 0
+    over, noise, aa, beyond, pair, pair_aa = [], [], [], 0, [], []
     rows = []
     for n in names:
         p = [r[n] for r in plain]; s = [r[n] for r in box]
         o = st.median(s) / st.median(p) - 1
         cv = st.stdev(p) / st.mean(p) if len(p) > 1 else 0
         a = st.median(p[0::2]) / st.median(p[1::2]) - 1 if len(p) > 1 else 0
-        over.append(o); noise.append(cv); aa.append(abs(a))
+        over.append(o); noise.append(cv); aa.append(abs(a)); pair.append(paired(p, s)); pair_aa.append(aa_pairs(p))
         if abs(o) > 2 * cv: beyond += 1
         rows.append((n, o, cv, a))
-    print(f'| {suite} | {len(names)} | {st.median(over):+.2%} | {st.mean(over):+.2%} | {st.median(noise):.2%} | {st.median(aa):.2%} | {beyond} (|overhead| > 2 CV) |')
+    print(f'| {suite} | {len(names)} | {st.median(over):+.2%} | {st.mean(over):+.2%} | {st.median(pair):+.2%} | {st.median(noise):.2%} | {st.median(aa):.2%} | {st.median(pair_aa):.2%} | {beyond} of {len(names)} (abs. overhead > 2 CV) |')
     with open(f'{out}/{suite}-per-benchmark.md', 'w') as f:
         f.write('| benchmark | sandbox overhead | plain CV | plain A/A |\n| --- | --- | --- | --- |\n')
         for n, o, cv, a in rows: f.write(f'| {n} | {o:+.2%} | {cv:.2%} | {a:+.2%} |\n')
