@@ -4,6 +4,7 @@
 #   - criterion 0.3 and its dependency crates as Debian source packages (librust-criterion-dev, read offline
 #     from /usr/share/cargo/registry) for benches/rust
 #   - cargo + rustc from Debian when no cargo is reachable (rustup's /root/.cargo/bin/cargo counts)
+#   - bubblewrap (bwrap), the sandbox of the agent's --sandbox, and util-linux's setpriv for --run-as
 # Idempotent and non-interactive: runs `apt-get update` once, and only when something is missing.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -43,6 +44,14 @@ if have_pkg librust-criterion-dev && [ -d /usr/share/cargo/registry ]; then
 else
   missing+=(librust-criterion-dev)
 fi
+
+# The agent's --sandbox runs each harness in bubblewrap; its tests need it too.
+if have_cmd bwrap; then
+  log "bwrap: present ($(bwrap --version 2>/dev/null))"
+else
+  missing+=(bubblewrap)
+fi
+if ! have_cmd setpriv; then missing+=(util-linux); fi
 
 if [ "${#missing[@]}" -eq 0 ]; then
   log "nothing to install"

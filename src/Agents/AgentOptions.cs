@@ -16,7 +16,10 @@ public sealed record AgentOptions
     /// <summary>A file shared by all agents of one host: suites run one at a time across them.</summary>
     public string? HostLock { get; init; }
     public TimeSpan HeartbeatInterval { get; init; } = TimeSpan.FromSeconds(5);
-    /// <summary>Extra environment for every harness (on top of the agent's own, which is passed through).</summary>
+    /// <summary>How harnesses are kept away from the agent: --run-as USER, --sandbox, the token file masked.</summary>
+    public Isolation.HarnessIsolation Isolation { get; init; } = PerfService.Agents.Isolation.HarnessIsolation.None;
+    /// <summary>Extra environment for every harness, on top of the few variables of the agent that
+    /// <see cref="Processes.ChildEnvironment"/> lets through.</summary>
     public IReadOnlyDictionary<string, string?> HarnessEnvironment { get; init; } = new Dictionary<string, string?>
     {
         ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",

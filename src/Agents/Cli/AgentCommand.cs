@@ -1,6 +1,7 @@
 using System.CommandLine;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using PerfService.Agents.Isolation;
 using PerfService.Agents.Machine;
 using PerfService.Agents.Processes;
 using PerfService.Agents.Worker;
@@ -22,10 +23,49 @@ public static class AgentCommand
         var cpus = new Option<string?>("--cpus") { Description = "Pin harnesses to these CPUs with taskset, e.g. 2-3" };
         var profiles = new Option<string?>("--profiles") { Description = "profiles.json (default: deploy/profiles.json above the current folder)" };
         var hostLock = new Option<string?>("--host-lock") { Description = "Lock file shared by the agents of one machine: one suite at a time across them" };
-        var command = new Command("agent", "Run the benchmark agent") { server, token, profile, workdir, name, once, wait, cpus, profiles, hostLock };
+        var tokenFile = new Option<string?>("--token-file")
+        {
+            Description = "Read the token from this file (mode 600, the agent's user only): the safe way, nothing a harness can see",
+        };
+        var runAs = new Option<string?>("--run-as") { Description = "Run every harness as this (unprivileged) user, e.g. perf-bench" };
+        var sandbox = new Option<bool>("--sandbox") { Description = "Run every harness in a bubblewrap sandbox: no network, read-only system, only its folders writable" };
+        var passEnv = new Option<string[]>("--pass-env")
+        {
+            Description = "Also hand this variable of the agent's environment to harnesses (repeatable), e.g. PERF_BENCH_PG; none is passed otherwise beyond PATH, toolchain variables and PERF_SLOWDOWN",
+            AllowMultipleArgumentsPerToken = false,
+        };
+        var command = new Command("agent", "Run the benchmark agent")
+            { server, token, tokenFile, profile, workdir, name, once, wait, cpus, profiles, hostLock, runAs, sandbox, passEnv };
         command.SetAction(async (parseResult, ct) =>
         {
-            if (CommonOptions.ResolveToken(parseResult, token) is not { } bearer) return 1;
+            var error = parseResult.InvocationConfiguration.Error;
+            string? bearer;
+            var tokenPath = parseResult.GetValue(tokenFile);
+            if (tokenPath is not null)
+            {
+                if (!string.IsNullOrEmpty(parseResult.GetValue(token)))
+                {
+                    error.WriteLine("error: give --token or --token-file, not both");
+                    return 1;
+                }
+                (bearer, var problem) = TokenFile.Read(tokenPath);
+                if (bearer is null)
+                {
+                    error.WriteLine($"error: {problem}");
+                    return 1;
+                }
+            }
+            else if ((bearer = CommonOptions.ResolveToken(parseResult, token)) is null)
+            {
+                return 1;
+            }
+            var (isolation, isolationError) = await IsolationSetup.CreateAsync(parseResult.GetValue(runAs), parseResult.GetValue(sandbox),
+                tokenPath is null ? [] : [Path.GetFullPath(tokenPath)], new ProcessRunner(), ct);
+            if (isolation is null)
+            {
+                error.WriteLine($"error: {isolationError}");
+                return 1;
+            }
             var options = new AgentOptions
             {
                 Server = parseResult.GetValue(server)!,
@@ -38,7 +78,12 @@ public static class AgentCommand
                 Cpus = parseResult.GetValue(cpus),
                 ProfilesFile = parseResult.GetValue(profiles),
                 HostLock = parseResult.GetValue(hostLock),
+                Isolation = isolation,
             };
+            var passed = new Dictionary<string, string?>(options.HarnessEnvironment);
+            foreach (var variable in parseResult.GetValue(passEnv) ?? [])
+                if (Environment.GetEnvironmentVariable(variable) is { } value) passed[variable] = value;
+            options = options with { HarnessEnvironment = passed };
             return await RunAsync(options, parseResult.InvocationConfiguration.Output, parseResult.InvocationConfiguration.Error, ct);
         });
         return command;

@@ -9,6 +9,7 @@ public static class PerfCli
         new("perf-agent: PerfService's benchmark agent and client")
         {
             AgentCommand.Create(),
+            ExecCommand.Create(),
             ParseCommand.Create(),
             SubmitCommand.Create(),
             CompareCommand.Create(),

@@ -1,3 +1,4 @@
+using PerfService.Agents.Isolation;
 using PerfService.Agents.Machine;
 using PerfService.Agents.Processes;
 using PerfService.Agents.Spool;
@@ -15,7 +16,8 @@ namespace PerfService.Agents.Jobs;
 /// <see cref="OperationCanceledException"/> after the harness's process tree is killed.
 /// </summary>
 public sealed class JobRunner(
-    AgentOptions options, GitWorkspace git, SuiteRunners runners, RunSpool spool, RunDelivery delivery, TimeProvider clock)
+    AgentOptions options, GitWorkspace git, SuiteRunners runners, RunSpool spool, RunDelivery delivery, TimeProvider clock,
+    ProcessRunner processes)
 {
     private sealed record Side(string Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError)
     {
@@ -26,9 +28,20 @@ public sealed class JobRunner(
     public async Task<JobOutcome> RunAsync(JobAssignment job, AgentIdentity identity, JobLog log, CancellationToken ct)
     {
         var errors = new List<string>();
+        var workspace = job.Untrusted
+            ? HarnessWorkspace.Untrusted(options.WorkDir, job.JobId)
+            : HarnessWorkspace.Trusted(options.WorkDir, agentCaches: options.Isolation.RunAs is null);
+        string? repo = null;
         try
         {
-            var sides = await PrepareAsync(job, log, ct);
+            CommitId.Require(job.Commit);
+            if (job.BaseCommit is not null) CommitId.Require(job.BaseCommit);
+            if (workspace.IsFresh)
+                log.Note($"untrusted job: building in the fresh folder {workspace.FreshRoot} with caches of its own; deleted afterwards");
+            workspace.Create();
+            string[] commits = job.BaseCommit is { } b ? [job.Commit, b] : [job.Commit];
+            repo = await git.FetchAsync(job.RepositoryUrl, job.PullRequest, commits, log.Note, ct);
+            var sides = await PrepareAsync(job, repo, workspace, log, ct);
             var head = sides[Roles.Head];
             var steps = JobPlan.Build(job, JobPlan.SelectSuites(job, head.Manifest ?? throw new JobFailedException(head.ManifestError!)));
             var failedSuites = new HashSet<string>(StringComparer.Ordinal);
@@ -36,7 +49,7 @@ public sealed class JobRunner(
             {
                 try
                 {
-                    await RunStepAsync(job, identity, step, sides[step.Role], log, ct);
+                    await RunStepAsync(job, identity, step, sides[step.Role], workspace, log, ct);
                 }
                 catch (JobFailedException e)
                 {
@@ -54,23 +67,49 @@ public sealed class JobRunner(
         finally
         {
             DeleteScratch(job);
+            await DeleteFreshAsync(workspace, repo, log);
         }
         return errors.Count == 0 ? JobOutcome.Succeeded : JobOutcome.Failed(string.Join("\n\n", errors));
     }
 
-    private async Task<Dictionary<string, Side>> PrepareAsync(JobAssignment job, JobLog log, CancellationToken ct)
+    private async Task<Dictionary<string, Side>> PrepareAsync(JobAssignment job, string repo, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
     {
-        string[] commits = job.BaseCommit is { } b ? [job.Commit, b] : [job.Commit];
-        var repo = await git.FetchAsync(job.RepositoryUrl, job.PullRequest, commits, log.Note, ct);
-        var sides = new Dictionary<string, Side> { [Roles.Head] = await SideAsync(repo, Roles.Head, job.Commit, log, ct) };
+        var sides = new Dictionary<string, Side> { [Roles.Head] = await SideAsync(repo, Roles.Head, job.Commit, workspace, log, ct) };
         if (job.BaseCommit is { } baseCommit)
-            sides[Roles.Base] = await SideAsync(repo, Roles.Base, baseCommit, log, ct);
+            sides[Roles.Base] = await SideAsync(repo, Roles.Base, baseCommit, workspace, log, ct);
+        // With --run-as, the harness's user gets the folders it builds in (and nothing else of the agent's).
+        // Caches outside the work folder stay the administrator's business; the shared work/ is handed tree by tree.
+        var ownFolders = workspace.Writable.Where(w => w.StartsWith(options.WorkDir + "/", StringComparison.Ordinal)
+            && w != Path.Combine(options.WorkDir, "work"));
+        string[] handed = [.. sides.Values.Select(s => s.Tree), .. ownFolders, Scratch(job)];
+        try
+        {
+            await options.Isolation.HandOverAsync(processes, handed, ct);
+        }
+        catch (IOException e)
+        {
+            throw new JobFailedException(e.Message);
+        }
         return sides;
     }
 
-    private async Task<Side> SideAsync(string repo, string role, string commit, JobLog log, CancellationToken ct)
+    private async Task DeleteFreshAsync(HarnessWorkspace workspace, string? repo, JobLog log)
     {
-        var tree = await git.CheckoutAsync(repo, role, commit, log.Note, ct);
+        if (!workspace.IsFresh) return;
+        try
+        {
+            workspace.Delete();
+            if (repo is not null) await git.PruneAsync(repo, CancellationToken.None);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            log.Note($"warning: could not delete the untrusted job's folder {workspace.FreshRoot}: {e.Message}");
+        }
+    }
+
+    private async Task<Side> SideAsync(string repo, string role, string commit, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
+    {
+        var tree = await git.CheckoutAsync(repo, role, commit, log.Note, ct, workspace.FreshRoot);
         var (committedAt, subject) = await git.DescribeAsync(tree, commit, log.Note, ct);
         var file = Path.Combine(tree, "perf.json");
         if (!File.Exists(file)) return new Side(role, commit, tree, null, $"no perf.json at the root of {Short(commit)}") { CommittedAt = committedAt, Subject = subject };
@@ -85,7 +124,7 @@ public sealed class JobRunner(
         }
     }
 
-    private async Task RunStepAsync(JobAssignment job, AgentIdentity identity, JobStep step, Side side, JobLog log, CancellationToken ct)
+    private async Task RunStepAsync(JobAssignment job, AgentIdentity identity, JobStep step, Side side, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
     {
         var suite = side.Manifest?.Suites.FirstOrDefault(s => s.Name == step.Suite);
         if (suite is null)
@@ -103,8 +142,13 @@ public sealed class JobRunner(
         var load = MachineDetector.ReadLoadAverage();
         if (load > 0.5 * identity.Machine.LogicalCores)
             log.Note($"warning: load average {load:0.00} on {identity.Machine.LogicalCores} CPUs: something else is running; results may be noisy");
-        var run = new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), options.HarnessEnvironment, options.Cpus,
-            Scratch(job), log.Output);
+        var environment = new Dictionary<string, string?>(workspace.Environment);
+        foreach (var (key, value) in options.HarnessEnvironment) environment[key] = value;
+        var run = new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), environment, options.Cpus, Scratch(job), log.Output)
+        {
+            Isolation = options.Isolation,
+            Writable = [.. workspace.Writable, Scratch(job)],
+        };
         using var hostLock = options.HostLock is null ? null : await HostLock.AcquireAsync(options.HostLock, log.Note, ct);
         var started = clock.GetUtcNow();
         SuiteOutput output;

@@ -35,14 +35,55 @@ public sealed class ProcessRunner
         process.ErrorDataReceived += (_, e) => { if (e.Data is not null) Line(e.Data, isStdout: false); };
 
         var clock = Stopwatch.StartNew();
+        var exited = new ManualResetEventSlim();
         try
         {
-            process.Start();
+            if (spec.KeepSpawningThread) StartOnOwnThread(process, exited);
+            else process.Start();
         }
         catch (Win32Exception e)
         {
             throw new ProcessStartException($"cannot start '{spec.FileName}': {e.Message}", e);
         }
+        try
+        {
+            return await WaitAsync(process, spec, stdout, tail, clock, ct);
+        }
+        finally
+        {
+            exited.Set();
+        }
+    }
+
+    private static void StartOnOwnThread(Process process, ManualResetEventSlim exited)
+    {
+        Exception? failure = null;
+        var started = new ManualResetEventSlim();
+        var thread = new Thread(() =>
+        {
+            try
+            {
+                process.Start();
+            }
+            catch (Exception e)
+            {
+                failure = e;
+                return;
+            }
+            finally
+            {
+                started.Set();
+            }
+            exited.Wait();
+        }) { IsBackground = true, Name = "harness" };
+        thread.Start();
+        started.Wait();
+        if (failure is not null) System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure);
+    }
+
+    private static async Task<ProcessResult> WaitAsync(Process process, ProcessSpec spec, StringBuilder stdout, Queue<string> tail,
+        Stopwatch clock, CancellationToken ct)
+    {
         process.StandardInput.Close(); // a harness that asks a question must not hang the agent
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
@@ -80,6 +121,9 @@ public sealed class ProcessRunner
             StandardOutputEncoding = Encoding.UTF8,
             StandardErrorEncoding = Encoding.UTF8,
         };
+        // Nothing of the agent's environment reaches a child unless ChildEnvironment lets it through.
+        psi.Environment.Clear();
+        foreach (var (key, value) in ChildEnvironment.Inherited()) psi.Environment[key] = value;
         foreach (var (key, value) in spec.Environment)
         {
             if (value is null) psi.Environment.Remove(key);

@@ -18,7 +18,13 @@ public sealed record SuiteRun(
     IReadOnlyDictionary<string, string?> Environment,
     string? Cpus,
     string ScratchDir,
-    Action<string> Log);
+    Action<string> Log)
+{
+    /// <summary>How the harness is kept away from the agent (--run-as, --sandbox).</summary>
+    public Isolation.HarnessIsolation Isolation { get; init; } = PerfService.Agents.Isolation.HarnessIsolation.None;
+    /// <summary>The folders the harness may write (checkouts, home, caches, scratch): a sandbox binds only these.</summary>
+    public IReadOnlyList<string> Writable { get; init; } = [];
+}
 
 /// <summary>What a harness left: its result files (paths relative to the upload root) and how the process ended.</summary>
 public sealed record SuiteOutput(string Format, IReadOnlyList<Artifact> Files, ProcessResult Process);

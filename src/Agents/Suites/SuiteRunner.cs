@@ -23,11 +23,12 @@ public abstract class SuiteRunner(ProcessRunner processes) : ISuiteRunner
         var environment = new Dictionary<string, string?>(run.Environment);
         foreach (var (key, value) in run.Suite.Env) environment[key] = value;
         foreach (var (key, value) in command.Environment) environment[key] = value;
-        var spec = Pin(command with
+        // Isolation wraps the command itself; taskset goes outside, its affinity is inherited by the whole tree.
+        var spec = Pin(run.Isolation.Wrap(command with
         {
             Environment = environment,
             Timeout = TimeSpan.FromSeconds(Math.Max(1, run.Suite.TimeoutSeconds)),
-        }, run);
+        }, [.. run.Writable, run.ScratchDir]), run);
         run.Log($"$ {spec.Display}");
         var result = await processes.RunAsync(spec, run.Log, ct);
         return new SuiteOutput(Format, result.Succeeded ? Collect(run, result) : [], result);

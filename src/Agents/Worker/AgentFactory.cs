@@ -16,7 +16,7 @@ public static class AgentFactory
         var client = new PerfServiceClient(http);
         var spool = new RunSpool(options.SpoolDir);
         var delivery = new RunDelivery(spool, client);
-        var runner = new JobRunner(options, new GitWorkspace(processes, options.WorkDir), SuiteRunners.CreateDefault(processes), spool, delivery, clock);
+        var runner = new JobRunner(options, new GitWorkspace(processes, options.WorkDir), SuiteRunners.CreateDefault(processes), spool, delivery, clock, processes);
         var supervisor = new JobSupervisor(client, runner, options.HeartbeatInterval);
         return new AgentDriver(options, identity, client, delivery, supervisor, console, clock);
     }

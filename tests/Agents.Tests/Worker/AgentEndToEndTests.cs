@@ -159,6 +159,55 @@ public sealed class AgentEndToEndTests : IDisposable
         Assert.Equal("job-42-suffix-head-1", last.Header("Idempotency-Key"));
     }
 
+    [Fact]
+    public async Task An_untrusted_job_builds_in_a_fresh_folder_with_caches_of_its_own_that_is_removed_afterwards()
+    {
+        _tools.Add("go", $"echo \"where $(pwd) home=$HOME gocache=$GOCACHE target=$CARGO_TARGET_DIR nuget=$NUGET_PACKAGES\"\n" +
+            "mkdir -p \"$GOCACHE\" && echo poisoned > \"$GOCACHE/entry\"\n" + $"cat '{_gobench}'\n");
+        _api.Enqueue(Job(Commit("outsider")) with { RepositoryUrl = _repo, Untrusted = true });
+
+        Assert.Equal(0, await RunAgentAsync());
+
+        var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
+        Assert.True(complete.Succeeded, complete.Error);
+        var log = string.Join('\n', _api.Heartbeats.SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []).Concat(complete.Log ?? []));
+        var where = log.Split('\n').Single(l => l.StartsWith("where ", StringComparison.Ordinal));
+        var fresh = System.Text.RegularExpressions.Regex.Match(where, "where (\\S+/untrusted/job-42-[0-9a-f]+)/head/go ").Groups[1].Value;
+        Assert.StartsWith(_dir.Combine("work", "untrusted"), fresh);
+        foreach (var variable in new[] { "home", "gocache", "target", "nuget" })
+            Assert.Matches($"{variable}={System.Text.RegularExpressions.Regex.Escape(fresh)}/", where);
+        // Gone afterwards, with its worktrees, and nothing was written where trusted jobs build.
+        Assert.False(Directory.Exists(fresh));
+        Assert.Empty(Directory.GetFileSystemEntries(_dir.Combine("work", "untrusted")));
+        Assert.False(Directory.Exists(_dir.Combine("work", "work")));
+        Assert.DoesNotContain("untrusted", Git.Run(_dir.Combine("work", "repos", PerfService.Agents.Jobs.GitWorkspace.Hash(_repo)), "worktree", "list"));
+
+        // The next, trusted job builds in the shared worktree with the shared home, untouched by the outsider.
+        _api.Enqueue(Job(Commit("main")) with { JobId = 43, RepositoryUrl = _repo });
+        Assert.Equal(0, await RunAgentAsync());
+        var trusted = _api.Completes[^1].Json<CompleteJobRequest>();
+        var trustedWhere = (trusted.Log ?? []).Concat(_api.Heartbeats.SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []))
+            .Last(l => l.StartsWith("where ", StringComparison.Ordinal));
+        Assert.Contains($"where {_dir.Combine("work", "work", PerfService.Agents.Jobs.GitWorkspace.Hash(_repo), "head", "go")} home={_dir.Combine("work", "home")} ", trustedWhere);
+    }
+
+    [Theory]
+    [InlineData("--upload-pack=touch {marker}")]
+    [InlineData("deadbeef; touch {marker}")]
+    public async Task A_job_whose_commit_is_not_a_sha_fails_with_the_reason_before_any_git_call(string commit)
+    {
+        var marker = _dir.Combine("injected");
+        _api.Enqueue(Job(commit.Replace("{marker}", marker, StringComparison.Ordinal)) with { RepositoryUrl = _repo });
+
+        Assert.Equal(1, await RunAgentAsync());
+
+        var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
+        Assert.False(complete.Succeeded);
+        Assert.Contains("is not a commit id (7 to 40 or 64 hexadecimal digits)", complete.Error);
+        Assert.False(File.Exists(marker));
+        Assert.False(Directory.Exists(_dir.Combine("work", "repos")));
+    }
+
     public void Dispose()
     {
         _api.Dispose();

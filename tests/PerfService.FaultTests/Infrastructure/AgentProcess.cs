@@ -14,6 +14,8 @@ public static class AgentProcess
         [
             dll, "agent", "--server", service.BaseAddress.ToString(), "--profile", Profile, "--workdir", workDir, "--name", name,
             "--profiles", TestPaths.ProfilesFile, "--wait-seconds", "2",
+            // Harnesses get an allow-listed environment: the suite's control folder is handed on explicitly.
+            "--pass-env", "FAULT_CONTROL",
         ];
         if (once) args.Add("--once");
         return ChildProcess.Start("dotnet", args, workDir, new Dictionary<string, string?>

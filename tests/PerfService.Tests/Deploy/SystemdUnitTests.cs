@@ -73,7 +73,12 @@ public sealed class SystemdUnitTests
         Assert.Equal("%i", words[Array.IndexOf(words, "--profile") + 1]);
         var options = DeployFiles.AgentOptions();
         Assert.All(words.Where(w => w.StartsWith("--", StringComparison.Ordinal)), w => Assert.Contains(w, options));
-        Assert.DoesNotContain("--token", words); // PERF_TOKEN from the environment file
+        Assert.DoesNotContain("--token", words);
+        // The token from a credential only this unit can read; suites as another user, in the sandbox.
+        Assert.Equal("%d/token", words[Array.IndexOf(words, "--token-file") + 1]);
+        Assert.Contains("token:/etc/perf-agent/token", unit.Values("Service", "LoadCredential"));
+        Assert.Equal("perf-bench", words[Array.IndexOf(words, "--run-as") + 1]);
+        Assert.Contains("--sandbox", words);
         Assert.Equal("on-failure", unit.Value("Service", "Restart"));
         foreach (var key in new[] { "CPUAffinity", "Nice", "IOSchedulingClass", "User" })
             Assert.False(string.IsNullOrEmpty(unit.Value("Service", key)), $"perf-agent@.service: no {key}");
@@ -89,7 +94,7 @@ public sealed class SystemdUnitTests
         Assert.Contains("ASPNETCORE_URLS", service);
         var agent = DeployFiles.EnvKeys(Path.Combine(DeployFiles.SystemdDir, "perf-agent.env.example"));
         Assert.Contains("PERF_SERVER", agent);
-        Assert.Contains("PERF_TOKEN", agent);
+        Assert.DoesNotContain("PERF_TOKEN", agent); // the token lives in its own file (--token-file)
     }
 
     private static IEnumerable<string> Words(IEnumerable<string> values) => values.SelectMany(v => v.Split(' ', StringSplitOptions.RemoveEmptyEntries));
