@@ -36,7 +36,8 @@ public sealed record JobAssignment(
     string Profile,
     int Rounds,
     int LeaseSeconds,
-    bool Quick);
+    bool Quick,
+    bool Untrusted = false);
 
 public sealed record HeartbeatRequest(long AgentId, string? Progress, IReadOnlyList<string>? Log);
 

@@ -16,6 +16,7 @@ public static class ProjectSettings
         if (request.Name is { } name && string.IsNullOrWhiteSpace(name)) errors["name"] = ["must not be blank"];
         if (request.DefaultBranch is { } branch && string.IsNullOrWhiteSpace(branch)) errors["defaultBranch"] = ["must not be blank"];
         foreach (var (key, value) in Validate(request.RepositoryUrl ?? project.RepositoryUrl, request.Bisect ?? project.Bisect) ?? []) errors[key] = value;
+        foreach (var (key, value) in PullRequestSettings.Validate(request.PullRequests) ?? []) errors[key] = value;
         if (errors.Count > 0) return TypedResults.ValidationProblem(errors);
 
         project.Name = request.Name ?? project.Name;
@@ -24,6 +25,7 @@ public static class ProjectSettings
         project.IsPublic = request.IsPublic ?? project.IsPublic;
         project.GitHubRepository = request.GitHubRepository ?? project.GitHubRepository;
         project.Bisect = request.Bisect ?? project.Bisect;
+        PullRequestSettings.Apply(project, request.PullRequests);
         await db.SaveChangesAsync(ct);
         return TypedResults.Ok(project.ToDto());
     }
