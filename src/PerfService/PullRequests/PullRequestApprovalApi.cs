@@ -1,6 +1,5 @@
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
-using Microsoft.AspNetCore.Mvc;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
 using PerfService.Data;
@@ -17,7 +16,7 @@ public static class PullRequestApprovalApi
     public static void MapPullRequestApproval(this RouteGroupBuilder pulls) =>
         pulls.MapPost("/approve", ApproveAsync).RequireAuthorization(Scopes.Admin);
 
-    private static async Task<Results<Ok<PullRequestApprovalDto>, NotFound<ProblemDetails>, ForbidHttpResult>> ApproveAsync(
+    private static async Task<Results<Ok<PullRequestApprovalDto>, ProblemHttpResult, ForbidHttpResult>> ApproveAsync(
         string slug, int pr, PerfDbContext db, PullRequestApprovals approvals, ClaimsPrincipal user, CancellationToken ct)
     {
         var project = await db.Projects.AsNoTracking().Where(p => p.Slug == slug).Select(p => new { p.Id, p.Slug }).FirstOrDefaultAsync(ct);
@@ -36,6 +35,6 @@ public static class PullRequestApprovalApi
         return TypedResults.Ok(new PullRequestApprovalDto(project.Slug, pr, head, released, by));
     }
 
-    private static NotFound<ProblemDetails> NotFound(string detail) =>
-        TypedResults.NotFound(new ProblemDetails { Status = StatusCodes.Status404NotFound, Title = "Nothing to approve", Detail = detail });
+    private static ProblemHttpResult NotFound(string detail) =>
+        TypedResults.Problem(detail, statusCode: StatusCodes.Status404NotFound, title: "Nothing to approve");
 }

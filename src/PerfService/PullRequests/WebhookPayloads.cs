@@ -5,7 +5,7 @@ namespace PerfService.PullRequests;
 
 // Only the fields PerfService reads; GitHub sends many more. Missing required fields fail the parse (400).
 
-public sealed record RepositoryPayload(string FullName, string? DefaultBranch, long? Id = null);
+public sealed record RepositoryPayload(string FullName, string? DefaultBranch = null, long? Id = null);
 
 public sealed record UserPayload(string Login);
 

@@ -134,22 +134,23 @@ public class WebhookHardeningTests(GitHubFixture fixture) : IClassFixture<GitHub
     }
 
     [Theory]
-    [InlineData("--upload-pack=touch /tmp/pwned", "pull_request.head.sha")]
-    [InlineData("HEAD~1", "pull_request.head.sha")]
-    [InlineData("abc123", "pull_request.head.sha")]
-    public async Task A_webhook_with_a_head_that_is_not_a_commit_id_is_refused(string head, string field)
+    [InlineData(1, "--upload-pack=touch /tmp/pwned", "pull_request.head.sha")]
+    [InlineData(2, "HEAD~1", "pull_request.head.sha")]
+    [InlineData(3, "abc123", "pull_request.head.sha")]
+    public async Task A_webhook_with_a_head_that_is_not_a_commit_id_is_refused(int n, string head, string field)
     {
-        await fixture.CreateProjectAsync($"hook-sha-{head.Length}", $"octo/hook-sha-{head.Length}");
-        var response = await fixture.DeliverAsync("pull_request", PullRequestPayloads.PullRequest("opened", 4, $"octo/hook-sha-{head.Length}", head));
+        var slug = $"hook-sha-{n}";
+        await fixture.CreateProjectAsync(slug, $"octo/{slug}");
+        var response = await fixture.DeliverAsync("pull_request", PullRequestPayloads.PullRequest("opened", 4, $"octo/{slug}", head));
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
         var problem = await response.Content.ReadFromJsonAsync<JsonElement>();
         Assert.True(problem.GetProperty("errors").TryGetProperty(field, out _), problem.ToString());
-        Assert.Empty(await JobsAsync($"hook-sha-{head.Length}"));
+        Assert.Empty(await JobsAsync(slug));
 
         var push = new
         {
             @ref = "refs/heads/main", before = new string('0', 40), after = head, created = false, deleted = false, forced = false,
-            repository = new { id = 1, full_name = $"octo/hook-sha-{head.Length}", name = "x", default_branch = "main" },
+            repository = new { id = 1, full_name = $"octo/{slug}", name = "x", default_branch = "main" },
         };
         var pushed = await fixture.DeliverAsync("push", push);
         Assert.Equal(HttpStatusCode.BadRequest, pushed.StatusCode);
