@@ -13,7 +13,7 @@ public sealed record WebhookReply(string Message, int Jobs = 0);
 
 /// <summary>What a verified, first-seen delivery means for PerfService: jobs to queue or cancel.</summary>
 public sealed class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, DefaultBranchCommits commits, IBackgroundJobClient background,
-    PullRequestHeads heads, PullRequestApprovals approvals, ILogger<WebhookDispatcher> logger)
+    PullRequestHeads heads, PullRequestApprovals approvals, Npgsql.NpgsqlDataSource dataSource, ILogger<WebhookDispatcher> logger)
 {
     public async Task<WebhookReply> HandleAsync(string eventName, byte[] body, CancellationToken ct) => eventName switch
     {
@@ -35,6 +35,9 @@ public sealed class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, 
         var notes = new List<string>();
         foreach (var project in projects)
         {
+            // One event of a pull request at a time, from the head record to the queued jobs: two pushes handled at once
+            // could otherwise queue the newer and then let the older cancel it.
+            await using var _ = await PullRequestLock.AcquireAsync(dataSource, project.Id, e.Number, ct, purpose: "events");
             // Every event passes the head record first: one older than what is known acts on nothing.
             var head = await heads.RecordAsync(project.Id, e, ct);
             if (!head.Fresh)
