@@ -17,9 +17,9 @@ public static partial class CommitId
 
     public static bool IsFull(string? value) => value is not null && Full().IsMatch(value);
 
-    [GeneratedRegex("^[0-9a-fA-F]{4,64}$")]
+    [GeneratedRegex(@"^[0-9a-fA-F]{4,64}\z")]
     private static partial Regex Abbreviated();
 
-    [GeneratedRegex("^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$")]
+    [GeneratedRegex(@"^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?\z")]
     private static partial Regex Full();
 }
