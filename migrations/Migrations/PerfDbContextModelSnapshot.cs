@@ -580,6 +580,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("text[]")
                         .HasColumnName("suites");
 
+                    b.Property<bool>("Untrusted")
+                        .HasColumnType("boolean")
+                        .HasColumnName("untrusted");
+
                     b.HasKey("Id")
                         .HasName("pk_jobs");
 
@@ -644,6 +648,14 @@ namespace PerfService.Migrations.Migrations
 
                     NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
 
+                    b.Property<string>("ApprovalLabel")
+                        .IsRequired()
+                        .ValueGeneratedOnAdd()
+                        .HasMaxLength(50)
+                        .HasColumnType("character varying(50)")
+                        .HasDefaultValue("perf:run")
+                        .HasColumnName("approval_label");
+
                     b.Property<bool>("Bisect")
                         .HasColumnType("boolean")
                         .HasColumnName("bisect");
@@ -676,6 +688,14 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("character varying(200)")
                         .HasColumnName("name");
 
+                    b.Property<string>("PullRequestPolicy")
+                        .IsRequired()
+                        .ValueGeneratedOnAdd()
+                        .HasMaxLength(32)
+                        .HasColumnType("character varying(32)")
+                        .HasDefaultValue("Members")
+                        .HasColumnName("pull_request_policy");
+
                     b.Property<string>("RepositoryUrl")
                         .HasColumnType("text")
                         .HasColumnName("repository_url");
@@ -698,6 +718,55 @@ namespace PerfService.Migrations.Migrations
                         .HasDatabaseName("ix_projects_slug");
 
                     b.ToTable("projects", (string)null);
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.PullRequestApproval", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<DateTimeOffset>("ApprovedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("approved_at");
+
+                    b.Property<string>("ApprovedBy")
+                        .IsRequired()
+                        .HasMaxLength(250)
+                        .HasColumnType("character varying(250)")
+                        .HasColumnName("approved_by");
+
+                    b.Property<string>("HeadCommit")
+                        .IsRequired()
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("head_commit");
+
+                    b.Property<long>("ProjectId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("project_id");
+
+                    b.Property<int>("PullRequest")
+                        .HasColumnType("integer")
+                        .HasColumnName("pull_request");
+
+                    b.Property<string>("Source")
+                        .IsRequired()
+                        .HasMaxLength(16)
+                        .HasColumnType("character varying(16)")
+                        .HasColumnName("source");
+
+                    b.HasKey("Id")
+                        .HasName("pk_pull_request_approvals");
+
+                    b.HasIndex("ProjectId", "PullRequest", "HeadCommit")
+                        .IsUnique()
+                        .HasDatabaseName("ix_pull_request_approvals_project_id_pull_request_head_commit");
+
+                    b.ToTable("pull_request_approvals", (string)null);
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.PullRequestComment", b =>
@@ -748,6 +817,66 @@ namespace PerfService.Migrations.Migrations
                         .HasDatabaseName("ix_pull_request_comments_project_id_pull_request");
 
                     b.ToTable("pull_request_comments", (string)null);
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.PullRequestHead", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<string>("Author")
+                        .HasMaxLength(100)
+                        .HasColumnType("character varying(100)")
+                        .HasColumnName("author");
+
+                    b.Property<string>("AuthorAssociation")
+                        .HasMaxLength(32)
+                        .HasColumnType("character varying(32)")
+                        .HasColumnName("author_association");
+
+                    b.Property<string>("HeadCommit")
+                        .IsRequired()
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("head_commit");
+
+                    b.Property<string>("HeadRepository")
+                        .HasMaxLength(200)
+                        .HasColumnType("character varying(200)")
+                        .HasColumnName("head_repository");
+
+                    b.Property<long>("ProjectId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("project_id");
+
+                    b.Property<int>("PullRequest")
+                        .HasColumnType("integer")
+                        .HasColumnName("pull_request");
+
+                    b.Property<DateTimeOffset>("ReceivedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("received_at");
+
+                    b.Property<bool>("Trusted")
+                        .HasColumnType("boolean")
+                        .HasColumnName("trusted");
+
+                    b.Property<DateTimeOffset>("UpdatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("updated_at");
+
+                    b.HasKey("Id")
+                        .HasName("pk_pull_request_heads");
+
+                    b.HasIndex("ProjectId", "PullRequest")
+                        .IsUnique()
+                        .HasDatabaseName("ix_pull_request_heads_project_id_pull_request");
+
+                    b.ToTable("pull_request_heads", (string)null);
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.RawArtifact", b =>
@@ -1389,6 +1518,11 @@ namespace PerfService.Migrations.Migrations
 
                     NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
 
+                    b.Property<string>("BodySha256")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("body_sha256");
+
                     b.Property<string>("DeliveryId")
                         .IsRequired()
                         .HasMaxLength(100)
@@ -1407,6 +1541,10 @@ namespace PerfService.Migrations.Migrations
 
                     b.HasKey("Id")
                         .HasName("pk_webhook_deliveries");
+
+                    b.HasIndex("BodySha256")
+                        .IsUnique()
+                        .HasDatabaseName("ix_webhook_deliveries_body_sha256");
 
                     b.HasIndex("DeliveryId")
                         .IsUnique()
@@ -1535,6 +1673,16 @@ namespace PerfService.Migrations.Migrations
                         .HasConstraintName("fk_jobs_projects_project_id");
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.PullRequestApproval", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Project", null)
+                        .WithMany()
+                        .HasForeignKey("ProjectId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_pull_request_approvals_projects_project_id");
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.PullRequestComment", b =>
                 {
                     b.HasOne("PerfService.Data.Entities.Project", null)
@@ -1543,6 +1691,16 @@ namespace PerfService.Migrations.Migrations
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired()
                         .HasConstraintName("fk_pull_request_comments_projects_project_id");
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.PullRequestHead", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Project", null)
+                        .WithMany()
+                        .HasForeignKey("ProjectId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_pull_request_heads_projects_project_id");
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.RawArtifact", b =>

@@ -59,19 +59,9 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
         Assert.NotEmpty(fixture.GitHub.CallsTo("PATCH", "/issues/comments/"));
     }
 
-    private object Payload(string action, string head, string baseSha) => new
-    {
-        action,
-        number = 7,
-        pull_request = new
-        {
-            number = 7, state = "open", title = "Faster queue",
-            head = new { @ref = "feature", sha = head, label = "octo:feature" },
-            @base = new { @ref = "main", sha = baseSha, label = "octo:main" },
-        },
-        repository = new { id = 1, full_name = Repo, name = "e2e", default_branch = "main", @private = false },
-        sender = new { login = "octocat", id = 1 },
-    };
+    // A branch of the repository itself: trusted, so it runs without approval.
+    private static object Payload(string action, string head, string baseSha) =>
+        PerfService.IntegrationTests.GitHub.PullRequestPayloads.PullRequest(action, 7, Repo, head, baseSha);
 
     /// <summary>One agent per profile, each taking one job, as the agent process does with --once. The agents keep
     /// their token between pushes: an agent name belongs to the token that registered it.</summary>

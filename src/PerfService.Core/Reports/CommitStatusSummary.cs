@@ -12,6 +12,8 @@ public sealed record CommitStatusSummary(CommitStatusState State, string Descrip
 
     public static CommitStatusSummary From(PullRequestReport report)
     {
+        if (report.AwaitingApprovalLabel is { } label)
+            return new CommitStatusSummary(CommitStatusState.Pending, Shorten(AwaitingApproval(label)));
         var counts = ReportCounts.Of(report);
         var (state, text) = report.PendingProfiles.Count > 0
             ? (CommitStatusState.Pending, PendingText(report, counts))
@@ -20,6 +22,13 @@ public sealed record CommitStatusSummary(CommitStatusState State, string Descrip
                 : (CommitStatusState.Success, counts.IsEmpty ? "No benchmark results to compare" : counts.Describe());
         return new CommitStatusSummary(state, Shorten(text));
     }
+
+    /// <summary>Said while an outside contributor's head waits: a maintainer adds the label or approves in PerfService.</summary>
+    public static string AwaitingApproval(string label) =>
+        $"Awaiting approval by a maintainer (label {label} or Approve in PerfService)";
+
+    /// <summary>Said when the project benchmarks no pull request at all.</summary>
+    public const string NotBenchmarked = "Not benchmarked: this project does not run pull requests (policy none)";
 
     private static string PendingText(PullRequestReport report, ReportCounts counts)
     {

@@ -14,6 +14,9 @@ public sealed record PullRequestReport
     public string? DashboardUrl { get; init; }
     /// <summary>Profiles whose jobs have not finished: the report is partial while this is not empty.</summary>
     public IReadOnlyList<string> PendingProfiles { get; init; } = [];
+    /// <summary>Set while the head's jobs wait for a maintainer's approval (an outside contributor's pull request):
+    /// the label that approves it.</summary>
+    public string? AwaitingApprovalLabel { get; init; }
     public IReadOnlyList<ReportRow> Rows { get; init; } = [];
     public IReadOnlyList<ReportTarget> Targets { get; init; } = [];
 }

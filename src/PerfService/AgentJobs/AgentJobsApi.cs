@@ -112,7 +112,7 @@ public static class AgentJobsApi
         return TypedResults.NoContent();
     }
 
-    private static async Task<Results<Created<List<JobDto>>, ProblemHttpResult>> Enqueue(
+    private static async Task<Results<Created<List<JobDto>>, ValidationProblem, ProblemHttpResult>> Enqueue(
         JobRequest request, JobScheduler scheduler, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
     {
         // A hidden project reads like a missing one (the scheduler's 422), so a bound token learns no names.
@@ -125,6 +125,10 @@ public static class AgentJobsApi
             var jobs = await scheduler.EnqueueAsync(request, ct);
             var ids = jobs.Select(j => j.Id).ToList();
             return TypedResults.Created("/api/v1/jobs", await JobsQueries.Project(db, db.Jobs.Where(j => ids.Contains(j.Id)), withLog: false).ToListAsync(ct));
+        }
+        catch (JobRequestException e) when (e.Field is { } field)
+        {
+            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { [field] = [e.Message] }, title: "Invalid job request");
         }
         catch (JobRequestException e)
         {

@@ -1,5 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
+using PerfService.Core.Contracts;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -12,8 +13,14 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
     public const int RerunPriority = 50;
     public const int BaselinePriority = 10;
 
-    public async Task<IReadOnlyList<Job>> EnqueueAsync(JobRequest request, CancellationToken ct)
+    /// <param name="awaitApproval">The webhook's verdict that this pull request's author is not trusted automatically: the
+    /// jobs wait for a maintainer's approval of this head, unless one was already recorded.</param>
+    public async Task<IReadOnlyList<Job>> EnqueueAsync(JobRequest request, CancellationToken ct, bool awaitApproval = false)
     {
+        // Commit ids reach agents' git command lines: hexadecimal only, never an option or a revision expression.
+        if (!CommitId.IsValid(request.Commit)) throw new JobRequestException($"commit {CommitId.Rule}", "commit");
+        if (request.BaseCommit is not null && !CommitId.IsValid(request.BaseCommit))
+            throw new JobRequestException($"baseCommit {CommitId.Rule}", "baseCommit");
         var project = await db.Projects.FirstOrDefaultAsync(p => p.Slug == request.Project, ct)
             ?? throw new JobRequestException($"project '{request.Project}' does not exist");
         var profiles = await db.Profiles.Where(p => request.Profiles == null || request.Profiles.Count == 0 || request.Profiles.Contains(p.Name))
@@ -26,24 +33,31 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         var kind = request.Kind ?? (request.PullRequest is null ? JobKind.Baseline : JobKind.PullRequest);
         if (kind == JobKind.Submitted)
             throw new JobRequestException("kind 'Submitted' is the service's own, for runs posted without a job; an agent cannot run it");
+        var commit = request.Commit.ToLowerInvariant();
+        // Untrusted code stays untrusted when approved or re-run: the agent is told, whoever queued the job.
+        var untrusted = request.PullRequest is { } number
+                        && await db.PullRequestHeads.AnyAsync(h => h.ProjectId == project.Id && h.PullRequest == number && !h.Trusted, ct);
+        var held = awaitApproval && !await db.PullRequestApprovals.AnyAsync(
+            a => a.ProjectId == project.Id && a.PullRequest == request.PullRequest && a.HeadCommit == commit, ct);
         var now = DateTimeOffset.UtcNow;
         await using var tx = await db.Database.BeginTransactionAsync(ct);
         // A newer push supersedes the jobs of older heads; a re-run of the same head leaves its siblings alone.
         if (request.PullRequest is { } pr)
-            await CancelPullRequestAsync(project.Id, pr, $"superseded by a newer push ({Short(request.Commit)})", ct, exceptCommit: request.Commit.ToLowerInvariant());
+            await CancelPullRequestAsync(project.Id, pr, $"superseded by a newer push ({Short(request.Commit)})", ct, exceptCommit: commit);
 
         var jobs = profiles.Select(profile => new Job
         {
             ProjectId = project.Id,
             Kind = kind,
-            Commit = request.Commit.ToLowerInvariant(),
+            Commit = commit,
             BaseCommit = request.BaseCommit?.ToLowerInvariant(),
             Branch = request.Branch ?? (request.PullRequest is null ? project.DefaultBranch : null),
             PullRequest = request.PullRequest,
             Suites = (request.Suites ?? []).ToArray(),
             ProfileId = profile.Id,
             Priority = kind switch { JobKind.PullRequest => PullRequestPriority, JobKind.Rerun or JobKind.Bisect => RerunPriority, _ => BaselinePriority },
-            State = JobState.Queued,
+            State = held ? JobState.AwaitingApproval : JobState.Queued,
+            Untrusted = untrusted,
             MaxAttempts = options.Value.MaxAttempts,
             Rounds = request.Rounds ?? (request.BaseCommit is null ? 1 : options.Value.PullRequestRounds),
             Quick = request.Quick,
@@ -52,20 +66,35 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         db.Jobs.AddRange(jobs);
         await db.SaveChangesAsync(ct);
         await tx.CommitAsync(ct);
-        await queue.NotifyAsync(ct);
+        if (!held) await queue.NotifyAsync(ct);
         return jobs;
     }
 
     /// <summary>Cancels the pull request's pending and running jobs; a running agent hears it at its next heartbeat.</summary>
     public Task<int> CancelPullRequestAsync(long projectId, int pullRequest, string reason, CancellationToken ct, string? exceptCommit = null) =>
-        db.Jobs.Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && (j.State == JobState.Queued || j.State == JobState.Running)
+        db.Jobs.Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest
+                           && (j.State == JobState.Queued || j.State == JobState.Running || j.State == JobState.AwaitingApproval)
                            && (exceptCommit == null || j.Commit != exceptCommit))
             .ExecuteUpdateAsync(s => s
                 .SetProperty(j => j.State, JobState.Cancelled)
                 .SetProperty(j => j.Reason, reason)
-                .SetProperty(j => j.FinishedAt, j => j.State == JobState.Queued ? DateTimeOffset.UtcNow : j.FinishedAt), ct);
+                .SetProperty(j => j.FinishedAt, j => j.State != JobState.Running ? DateTimeOffset.UtcNow : j.FinishedAt), ct);
+
+    /// <summary>Moves a head's jobs that wait for approval to the queue and wakes waiting agents; returns how many.</summary>
+    public async Task<int> ReleaseAsync(long projectId, int pullRequest, string commit, CancellationToken ct)
+    {
+        var released = await db.Jobs
+            .Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && j.Commit == commit && j.State == JobState.AwaitingApproval)
+            .ExecuteUpdateAsync(s => s.SetProperty(j => j.State, JobState.Queued), ct);
+        if (released > 0) await queue.NotifyAsync(ct);
+        return released;
+    }
 
     private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }
 
-public sealed class JobRequestException(string message) : Exception(message);
+public sealed class JobRequestException(string message, string? field = null) : Exception(message)
+{
+    /// <summary>The request member at fault, for a validation problem that names it.</summary>
+    public string? Field { get; } = field;
+}

@@ -43,7 +43,7 @@ public static class JobsQueries
             j.Commit, j.BaseCommit, j.Branch, j.PullRequest, j.Suites, db.Profiles.Where(p => p.Id == j.ProfileId).Select(p => p.Name).First(),
             j.Priority, j.State.ToString(), j.Attempts, j.MaxAttempts, j.Rounds, j.Quick,
             db.Agents.Where(a => a.Id == j.AgentId).Select(a => a.Name).FirstOrDefault(), j.LeaseExpiresAt, j.Progress, j.Reason,
-            j.CreatedAt, j.StartedAt, j.FinishedAt, withLog ? j.Log : null));
+            j.CreatedAt, j.StartedAt, j.FinishedAt, withLog ? j.Log : null, j.Untrusted));
 }
 
 public sealed record AgentDto(long Id, string Name, string Profile, bool ProfileMismatch, string? Machine,

@@ -53,6 +53,7 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
             BaseCommit = jobs[0].BaseCommit,
             DashboardUrl = publicUrl is null ? null : $"{publicUrl}/pr.html?project={Uri.EscapeDataString(project.Slug)}&pr={pullRequest}",
             PendingProfiles = latest.Where(j => j.State is JobState.Queued or JobState.Running).Select(j => profiles[j.ProfileId]).Order().ToList(),
+            AwaitingApprovalLabel = latest.Any(j => j.State == JobState.AwaitingApproval) ? project.ApprovalLabel : null,
             Rows = verdicts.Select(x => new ReportRow
             {
                 Benchmark = x.Key,

@@ -26,6 +26,8 @@ public class PerfDbContext(DbContextOptions<PerfDbContext> options) : DbContext(
     public DbSet<SeriesState> SeriesStates => Set<SeriesState>();
     public DbSet<WebhookDelivery> WebhookDeliveries => Set<WebhookDelivery>();
     public DbSet<PullRequestComment> PullRequestComments => Set<PullRequestComment>();
+    public DbSet<PullRequestHead> PullRequestHeads => Set<PullRequestHead>();
+    public DbSet<PullRequestApproval> PullRequestApprovals => Set<PullRequestApproval>();
     public DbSet<ThresholdOverride> ThresholdOverrides => Set<ThresholdOverride>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder) =>

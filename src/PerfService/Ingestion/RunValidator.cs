@@ -1,16 +1,16 @@
-using System.Text.RegularExpressions;
 using PerfService.Core.Contracts;
 
 namespace PerfService.Ingestion;
 
 /// <summary>Checks the run's metadata before anything touches the database.</summary>
-public static partial class RunValidator
+public static class RunValidator
 {
     public static void Validate(RunMetadata m)
     {
         Require(!string.IsNullOrWhiteSpace(m.Project), "project", "is required");
-        Require(!string.IsNullOrWhiteSpace(m.Commit) && Sha().IsMatch(m.Commit), "commit", "must be a git commit id: 4 to 64 hexadecimal characters");
-        Require(m.BaseCommit is null || Sha().IsMatch(m.BaseCommit), "baseCommit", "must be a git commit id: 4 to 64 hexadecimal characters");
+        // The one rule for commit ids entering the service (runs, job requests, webhooks).
+        Require(CommitId.IsValid(m.Commit), "commit", CommitId.Rule);
+        Require(m.BaseCommit is null || CommitId.IsValid(m.BaseCommit), "baseCommit", CommitId.Rule);
         Require(!string.IsNullOrWhiteSpace(m.Profile), "profile", "is required (e.g. ryzen-9950x)");
         Require(m.Branch is null || (m.Branch.Length is > 0 and <= 250 && !m.Branch.Any(char.IsControl)), "branch", "must be 1 to 250 printable characters");
         Require(m.PullRequest is null or > 0, "pullRequest", "must be a positive number");
@@ -25,7 +25,4 @@ public static partial class RunValidator
     {
         if (!ok) throw new UploadException(400, "Invalid run metadata", $"run.{field} {what}", "run", $"$.{field}");
     }
-
-    [GeneratedRegex("^[0-9a-fA-F]{4,64}$")]
-    private static partial Regex Sha();
 }

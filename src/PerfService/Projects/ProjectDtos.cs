@@ -1,14 +1,20 @@
 namespace PerfService.Projects;
 
 public sealed record CreateProjectRequest(string Slug, string Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository,
-    bool? Bisect = null, int? RoundBudget = null, bool? IncludeProfileMismatch = null);
+    bool? Bisect = null, int? RoundBudget = null, bool? IncludeProfileMismatch = null, PullRequestSettingsRequest? PullRequests = null);
 
 /// <summary>The body of PATCH /projects/{slug}: a missing or null member leaves that setting as it is.</summary>
 public sealed record UpdateProjectRequest(string? Name, string? RepositoryUrl, string? DefaultBranch, bool? IsPublic, string? GitHubRepository, bool? Bisect,
-    int? RoundBudget = null, bool? IncludeProfileMismatch = null);
+    int? RoundBudget = null, bool? IncludeProfileMismatch = null, PullRequestSettingsRequest? PullRequests = null);
+
+/// <summary><paramref name="Run"/>: which pull requests run without approval, "members" (default), "all" or "none";
+/// <paramref name="ApprovalLabel"/>: the GitHub label that approves a waiting head (default "perf:run").</summary>
+public sealed record PullRequestSettingsRequest(string? Run, string? ApprovalLabel);
+
+public sealed record PullRequestSettingsDto(string Run, string ApprovalLabel);
 
 public sealed record ProjectDto(long Id, string Slug, string Name, string? RepositoryUrl, string DefaultBranch, bool IsPublic, string? GitHubRepository,
-    bool Bisect, int RoundBudget = Data.Entities.Project.DefaultRoundBudget, bool IncludeProfileMismatch = false);
+    bool Bisect, int RoundBudget, bool IncludeProfileMismatch, PullRequestSettingsDto PullRequests);
 
 public sealed record ProfileDto(long Id, string Name, string? CpuModel, int? PhysicalCores, int? LogicalCores, string? Arch);
 

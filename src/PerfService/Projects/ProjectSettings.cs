@@ -17,6 +17,7 @@ public static class ProjectSettings
         if (request.DefaultBranch is { } branch && string.IsNullOrWhiteSpace(branch)) errors["defaultBranch"] = ["must not be blank"];
         foreach (var (key, value) in Validate(request.RepositoryUrl ?? project.RepositoryUrl, request.Bisect ?? project.Bisect) ?? []) errors[key] = value;
         if (request.RoundBudget is < 1 or > 100) errors["roundBudget"] = ["must be between 1 and 100 rounds a side"];
+        foreach (var (key, value) in PullRequestSettings.Validate(request.PullRequests) ?? []) errors[key] = value;
         if (errors.Count > 0) return TypedResults.ValidationProblem(errors);
 
         project.Name = request.Name ?? project.Name;
@@ -27,6 +28,7 @@ public static class ProjectSettings
         project.Bisect = request.Bisect ?? project.Bisect;
         project.RoundBudget = request.RoundBudget ?? project.RoundBudget;
         project.IncludeProfileMismatch = request.IncludeProfileMismatch ?? project.IncludeProfileMismatch;
+        PullRequestSettings.Apply(project, request.PullRequests);
         await db.SaveChangesAsync(ct);
         return TypedResults.Ok(project.ToDto());
     }

@@ -51,6 +51,8 @@ public static partial class ProjectsApi
             });
         if (ProjectSettings.Validate(request.RepositoryUrl, request.Bisect ?? false) is { } invalid)
             return TypedResults.ValidationProblem(invalid);
+        if (PullRequestSettings.Validate(request.PullRequests) is { } invalidPullRequests)
+            return TypedResults.ValidationProblem(invalidPullRequests);
         if (await db.Projects.AnyAsync(p => p.Slug == request.Slug, ct))
             return TypedResults.Conflict($"project '{request.Slug}' exists");
 
@@ -67,13 +69,15 @@ public static partial class ProjectsApi
             IncludeProfileMismatch = request.IncludeProfileMismatch ?? false,
             CreatedAt = DateTimeOffset.UtcNow,
         };
+        PullRequestSettings.Apply(project, request.PullRequests);
         db.Projects.Add(project);
         await db.SaveChangesAsync(ct);
         return TypedResults.Created($"/api/v1/projects/{project.Slug}", project.ToDto());
     }
 
     internal static ProjectDto ToDto(this Project p) =>
-        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect, p.EffectiveRoundBudget, p.IncludeProfileMismatch);
+        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect, p.EffectiveRoundBudget, p.IncludeProfileMismatch,
+            new PullRequestSettingsDto(p.PullRequestPolicy.ToString().ToLowerInvariant(), p.ApprovalLabel));
 
     [GeneratedRegex("^[a-z0-9][a-z0-9._-]{0,99}$")]
     private static partial Regex SlugPattern();

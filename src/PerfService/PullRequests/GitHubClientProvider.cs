@@ -18,6 +18,7 @@ public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHub
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly Dictionary<string, long> _installations = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<long, AccessToken> _tokens = [];
+    private string? _identity;
 
     public bool IsConfigured => options.Value.CanPublish;
 
@@ -26,6 +27,22 @@ public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHub
         var o = options.Value;
         if (!o.UsesApp) return Client(new Credentials(o.Token));
         return Client(new Credentials(await InstallationTokenAsync(owner, name, ct)));
+    }
+
+    /// <summary>
+    /// The login the service writes comments as: the App's bot user (<c>SLUG[bot]</c>, from GET /app) or the token's user
+    /// (GET /user). A comment is the service's own only if this login wrote it.
+    /// </summary>
+    public async Task<string> IdentityAsync(CancellationToken ct)
+    {
+        if (_identity is { } known) return known;
+        var o = options.Value;
+        ct.ThrowIfCancellationRequested();
+        var login = o.UsesApp
+            ? (await Client(new Credentials(jwt.Create(), AuthenticationType.Bearer)).GitHubApps.GetCurrent()).Slug + "[bot]"
+            : (await Client(new Credentials(o.Token)).User.Current()).Login;
+        logger.LogInformation("PerfService writes to GitHub as {Login}", login);
+        return _identity = login;
     }
 
     /// <summary>Drops cached credentials of a repository after GitHub refused them (the App was uninstalled, the token revoked).</summary>

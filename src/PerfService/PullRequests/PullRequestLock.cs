@@ -17,9 +17,11 @@ public sealed class PullRequestLock : IAsyncDisposable
         _key = key;
     }
 
-    public static async Task<PullRequestLock> AcquireAsync(NpgsqlDataSource dataSource, long projectId, int pullRequest, CancellationToken ct)
+    /// <param name="purpose">Locks of different purposes do not wait for each other ("events": handling a webhook).</param>
+    public static async Task<PullRequestLock> AcquireAsync(NpgsqlDataSource dataSource, long projectId, int pullRequest, CancellationToken ct,
+        string purpose = "pull-request")
     {
-        var key = $"perfservice:pull-request:{projectId}:{pullRequest}";
+        var key = $"perfservice:{purpose}:{projectId}:{pullRequest}";
         var connection = await dataSource.OpenConnectionAsync(ct);
         try
         {

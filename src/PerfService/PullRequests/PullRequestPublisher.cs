@@ -56,7 +56,8 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
             if (!bodyChanged) return;
             // Until a report has rows there is nothing worth a new comment; an existing one is still updated to say so.
             var create = report.Rows.Count > 0 || report.Targets.Count > 0;
-            var commentId = await retry.RunAsync("comment", () => UpsertCommentAsync(github, repo, report, row.GitHubCommentId, body, create), ct);
+            var me = await retry.RunAsync("identity", () => clients.IdentityAsync(ct), ct);
+            var commentId = await retry.RunAsync("comment", () => UpsertCommentAsync(github, repo, report, row.GitHubCommentId, body, create, me), ct);
             if (commentId is null) return;
             row.GitHubCommentId = commentId;
             row.BodyHash = hash;
@@ -70,7 +71,16 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
         }
     }
 
-    private async Task<long?> UpsertCommentAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, long? knownId, string body, bool create)
+    /// <summary>A commit status with no report behind it (e.g. "not benchmarked").</summary>
+    public async Task PublishStatusAsync(GitHubRepo repo, string project, string sha, CommitState state, string description, CancellationToken ct)
+    {
+        var github = await retry.RunAsync("authentication", () => clients.ForRepositoryAsync(repo.Owner, repo.Name, ct), ct);
+        await retry.RunAsync("commit status", () => github.Repository.Status.Create(repo.Owner, repo.Name, sha,
+            new NewCommitStatus { State = state, Description = description, Context = $"perfservice/{project}" }), ct);
+    }
+
+    private async Task<long?> UpsertCommentAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, long? knownId, string body, bool create,
+        string me)
     {
         if (knownId is { } id)
         {
@@ -85,9 +95,12 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
             }
         }
 
-        // An earlier try may have created the comment and died before saving its id: the marker finds it.
+        // An earlier try may have created the comment and died before saving its id: the marker finds it. Only a comment
+        // the service's own identity wrote is adopted: anyone can paste the marker into a comment of theirs, and the
+        // service editing it would put its report under their name (or let them plant text the report then carries).
         var comments = await github.Issue.Comment.GetAllForIssue(repo.Owner, repo.Name, report.PullRequest);
-        var mine = comments.FirstOrDefault(c => CommentRenderer.HasMarker(c.Body, report.Project));
+        var mine = comments.FirstOrDefault(c => string.Equals(c.User?.Login, me, StringComparison.OrdinalIgnoreCase)
+                                                && CommentRenderer.HasMarker(c.Body, report.Project));
         if (mine is not null)
         {
             if (mine.Body.Replace("\r\n", "\n", StringComparison.Ordinal) != body)

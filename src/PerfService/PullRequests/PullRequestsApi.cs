@@ -16,6 +16,9 @@ public static class PullRequestsApi
         builder.Services.AddSingleton<GitHubClientProvider>();
         builder.Services.AddSingleton<GitHubRetry>();
         builder.Services.AddScoped<WebhookDispatcher>();
+        builder.Services.AddSingleton<PullRequestHeads>();
+        builder.Services.AddScoped<PullRequestApprovals>();
+        builder.Services.AddTransient<PullRequestNoticeJob>();
         builder.Services.AddScoped<PullRequestPublisher>();
         builder.Services.AddScoped<PublishOnChange>();
         builder.Services.AddScoped<Comparison.IPullRequestListener>(sp => sp.GetRequiredService<PublishOnChange>());
@@ -31,6 +34,8 @@ public static class PullRequestsApi
         var github = app.MapGroup("/api/v1/github").WithTags("GitHub").RequireRateLimiting(DashboardRateLimiting.Policy);
         // Authenticated by the delivery's HMAC signature, not by a PerfService token.
         github.MapPost("/webhook", GitHubWebhook.Receive).AllowAnonymous();
+
+        app.MapGroup("/api/v1/projects/{slug}/pulls/{pr:int}").WithTags("Pull requests").MapPullRequestApproval();
         return github;
     }
 }

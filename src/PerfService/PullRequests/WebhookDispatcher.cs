@@ -1,8 +1,9 @@
-using System.Text.RegularExpressions;
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
 using PerfService.Bisection;
+using PerfService.Core.Contracts;
+using PerfService.Core.Reports;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -11,8 +12,8 @@ namespace PerfService.PullRequests;
 public sealed record WebhookReply(string Message, int Jobs = 0);
 
 /// <summary>What a verified, first-seen delivery means for PerfService: jobs to queue or cancel.</summary>
-public sealed partial class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, DefaultBranchCommits commits, IBackgroundJobClient background,
-    ILogger<WebhookDispatcher> logger)
+public sealed class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, DefaultBranchCommits commits, IBackgroundJobClient background,
+    PullRequestHeads heads, PullRequestApprovals approvals, Npgsql.NpgsqlDataSource dataSource, ILogger<WebhookDispatcher> logger)
 {
     public async Task<WebhookReply> HandleAsync(string eventName, byte[] body, CancellationToken ct) => eventName switch
     {
@@ -25,31 +26,71 @@ public sealed partial class WebhookDispatcher(PerfDbContext db, JobScheduler sch
     {
         var projects = await ProjectsForAsync(e.Repository.FullName, ct);
         if (projects.Count == 0) return NotConnected(e.Repository.FullName);
-        switch (e.Action)
+        if (e.Action is not ("opened" or "synchronize" or "reopened" or "labeled" or "closed"))
+            return new WebhookReply($"pull_request action '{e.Action}' ignored");
+        RequireSha(e.PullRequest.Head.Sha, "pull_request.head.sha");
+        RequireSha(e.PullRequest.Base.Sha, "pull_request.base.sha");
+
+        var queued = 0;
+        var notes = new List<string>();
+        foreach (var project in projects)
         {
-            case "opened" or "synchronize" or "reopened":
-                RequireSha(e.PullRequest.Head.Sha);
-                RequireSha(e.PullRequest.Base.Sha);
-                var queued = 0;
-                foreach (var project in projects)
-                {
-                    // The scheduler queues one job per profile and cancels what older pushes of this pull request left.
-                    var jobs = await scheduler.EnqueueAsync(new JobRequest(project.Slug, e.PullRequest.Head.Sha,
-                        BaseCommit: e.PullRequest.Base.Sha, Branch: e.PullRequest.Head.Ref, PullRequest: e.Number), ct);
-                    queued += jobs.Count;
-                    // Publishing sets the pending status: the report lists the profiles still running.
-                    PullRequestPublishJob.Enqueue(background, project.Id, e.Number);
-                }
-                logger.LogInformation("Pull request {Repository}#{Number} {Action}: queued {Jobs} jobs", e.Repository.FullName, e.Number, e.Action, queued);
-                return new WebhookReply($"queued {queued} jobs for pull request #{e.Number}", queued);
-            case "closed":
-                var cancelled = 0;
-                foreach (var project in projects)
-                    cancelled += await scheduler.CancelPullRequestAsync(project.Id, e.Number, "pull request closed", ct);
-                return new WebhookReply($"cancelled {cancelled} jobs of pull request #{e.Number}");
-            default:
-                return new WebhookReply($"pull_request action '{e.Action}' ignored");
+            // One event of a pull request at a time, from the head record to the queued jobs: two pushes handled at once
+            // could otherwise queue the newer and then let the older cancel it.
+            await using var _ = await PullRequestLock.AcquireAsync(dataSource, project.Id, e.Number, ct, purpose: "events");
+            // Every event passes the head record first: one older than what is known acts on nothing.
+            var head = await heads.RecordAsync(project.Id, e, ct);
+            if (!head.Fresh)
+            {
+                logger.LogInformation("Stale {Action} event of {Repository}#{Number} (head {Head}, newest known {Known}) ignored",
+                    e.Action, e.Repository.FullName, e.Number, e.PullRequest.Head.Sha, head.HeadCommit);
+                notes.Add($"{project.Slug}: stale event ignored, the pull request's head is {head.HeadCommit[..10]}");
+                continue;
+            }
+            switch (e.Action)
+            {
+                case "closed":
+                    var cancelled = await scheduler.CancelPullRequestAsync(project.Id, e.Number, "pull request closed", ct);
+                    notes.Add($"{project.Slug}: cancelled {cancelled} jobs");
+                    break;
+                case "labeled":
+                    if (project.PullRequestPolicy == PullRequestPolicy.None || !string.Equals(e.Label?.Name, project.ApprovalLabel, StringComparison.OrdinalIgnoreCase))
+                    {
+                        notes.Add($"{project.Slug}: label ignored");
+                        break;
+                    }
+                    // GitHub lets only people with triage access or more label a pull request: the label is their approval.
+                    var released = await approvals.ApproveAsync(project.Id, e.Number, head.HeadCommit, $"github:{e.Sender?.Login ?? "?"}", "label", ct);
+                    queued += released;
+                    notes.Add($"{project.Slug}: approved {head.HeadCommit[..10]}, queued {released} jobs");
+                    break;
+                default:
+                    queued += await QueueHeadAsync(project, e, head, notes, ct);
+                    break;
+            }
         }
+        logger.LogInformation("Pull request {Repository}#{Number} {Action}: {Notes}", e.Repository.FullName, e.Number, e.Action, string.Join("; ", notes));
+        return new WebhookReply($"pull request #{e.Number} {e.Action}: {string.Join("; ", notes)}", queued);
+    }
+
+    /// <summary>Opened, reopened or pushed: the project's policy decides whether the head runs, waits or is left alone.</summary>
+    private async Task<int> QueueHeadAsync(Project project, PullRequestEvent e, HeadState head, List<string> notes, CancellationToken ct)
+    {
+        if (project.PullRequestPolicy == PullRequestPolicy.None)
+        {
+            PullRequestNoticeJob.Enqueue(background, project.Id, head.HeadCommit, CommitStatusSummary.NotBenchmarked);
+            notes.Add($"{project.Slug}: pull requests are not benchmarked (policy none)");
+            return 0;
+        }
+        var hold = project.PullRequestPolicy == PullRequestPolicy.Members && !head.Trusted;
+        // The scheduler queues one job per profile and cancels what older pushes of this pull request left.
+        var jobs = await scheduler.EnqueueAsync(new JobRequest(project.Slug, head.HeadCommit,
+            BaseCommit: e.PullRequest.Base.Sha, Branch: e.PullRequest.Head.Ref, PullRequest: e.Number), ct, awaitApproval: hold);
+        // Publishing sets the pending status: the profiles still running, or the approval it waits for.
+        PullRequestPublishJob.Enqueue(background, project.Id, e.Number);
+        var waiting = jobs.Count(j => j.State == JobState.AwaitingApproval);
+        notes.Add(waiting > 0 ? $"{project.Slug}: {waiting} jobs await a maintainer's approval" : $"{project.Slug}: queued {jobs.Count} jobs");
+        return jobs.Count - waiting;
     }
 
     private async Task<WebhookReply> PushAsync(PushEvent e, CancellationToken ct)
@@ -61,9 +102,9 @@ public sealed partial class WebhookDispatcher(PerfDbContext db, JobScheduler sch
         // The project's configured default branch decides what a baseline is, not the repository's.
         var onDefault = projects.Where(p => e.Ref == "refs/heads/" + p.DefaultBranch).ToList();
         if (onDefault.Count == 0) return new WebhookReply($"push to {e.Ref} is not to a default branch; ignored");
-        RequireSha(e.After);
+        RequireSha(e.After, "after");
         // Ids that are not commit ids are left out: they could never be checked out for bisection.
-        var pushed = (e.Commits ?? []).Where(c => ShaPattern().IsMatch(c.Id)).ToList();
+        var pushed = (e.Commits ?? []).Where(c => CommitId.IsFull(c.Id)).ToList();
         var queued = 0;
         foreach (var project in onDefault)
         {
@@ -85,13 +126,14 @@ public sealed partial class WebhookDispatcher(PerfDbContext db, JobScheduler sch
     private static WebhookReply NotConnected(string repository) =>
         new($"repository '{repository}' is not connected to a PerfService project");
 
-    private static void RequireSha(string sha)
+    // GitHub always sends full ids; anything else is not GitHub's and must not reach an agent's git.
+    private static void RequireSha(string sha, string field)
     {
-        if (!ShaPattern().IsMatch(sha)) throw new WebhookPayloadException($"'{sha}' is not a commit id");
+        if (!CommitId.IsFull(sha)) throw new WebhookPayloadException($"{field} {CommitId.FullRule}", field);
     }
-
-    [GeneratedRegex("^[0-9a-fA-F]{40}([0-9a-fA-F]{24})?$")]
-    private static partial Regex ShaPattern();
 }
 
-public sealed class WebhookPayloadException(string message) : Exception(message);
+public sealed class WebhookPayloadException(string message, string? field = null) : Exception(message)
+{
+    public string? Field { get; } = field;
+}

@@ -5,13 +5,24 @@ namespace PerfService.PullRequests;
 
 // Only the fields PerfService reads; GitHub sends many more. Missing required fields fail the parse (400).
 
-public sealed record RepositoryPayload(string FullName, string? DefaultBranch);
+public sealed record RepositoryPayload(string FullName, string? DefaultBranch = null, long? Id = null);
 
-public sealed record GitRefPayload(string Ref, string Sha);
+public sealed record UserPayload(string Login);
 
-public sealed record PullRequestPayload(GitRefPayload Head, GitRefPayload Base);
+public sealed record LabelPayload(string Name);
 
-public sealed record PullRequestEvent(string Action, int Number, PullRequestPayload PullRequest, RepositoryPayload Repository);
+/// <summary><paramref name="Repo"/> is where the branch lives: a fork for outside contributors, null once a fork is deleted.</summary>
+public sealed record GitRefPayload(string Ref, string Sha, RepositoryPayload? Repo = null);
+
+/// <summary><paramref name="AuthorAssociation"/> is the pull request author's relation to the repository (OWNER, MEMBER,
+/// COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, NONE), in every event, whoever sent it.</summary>
+public sealed record PullRequestPayload(GitRefPayload Head, GitRefPayload Base, DateTimeOffset UpdatedAt, UserPayload? User = null,
+    string? AuthorAssociation = null);
+
+/// <summary><paramref name="Sender"/> did the action (pushed, labelled); <paramref name="Before"/> is the previous head of a
+/// <c>synchronize</c>; <paramref name="Label"/> the label of a <c>labeled</c>.</summary>
+public sealed record PullRequestEvent(string Action, int Number, PullRequestPayload PullRequest, RepositoryPayload Repository,
+    UserPayload? Sender = null, LabelPayload? Label = null, string? Before = null);
 
 /// <summary>A commit of a push, oldest first; GitHub lists at most 20 (the most recent).</summary>
 public sealed record PushCommitPayload(string Id, DateTimeOffset? Timestamp = null, string? Message = null);

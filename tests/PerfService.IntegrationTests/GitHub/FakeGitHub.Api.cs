@@ -20,6 +20,13 @@ public sealed partial class FakeGitHub
             ? Results.Json(IssueToken(), s_json, statusCode: 201)
             : Error(HttpStatusCode.NotFound, "Not Found"));
 
+        // The authenticated user: a personal token's; an installation token is not a user (GitHub answers 403).
+        app.MapGet("/user", (HttpContext http) => http.Items["login"] is string login && !login.EndsWith("[bot]", StringComparison.Ordinal)
+            ? Results.Json(UserJson(login), s_json)
+            : Error(HttpStatusCode.Forbidden, "Resource not accessible by integration", "https://docs.github.com/rest/users/users#get-the-authenticated-user"));
+        // The App itself, for its JWT.
+        app.MapGet("/app", () => Results.Json(AppJson(), s_json));
+
         app.MapGet("/repos/{owner}/{repo}/issues/{number:int}/comments", (HttpContext http, string owner, string repo, int number, int? page, int? per_page) =>
         {
             var size = Math.Clamp(per_page ?? 30, 1, 100);
@@ -32,7 +39,7 @@ public sealed partial class FakeGitHub
         app.MapPost("/repos/{owner}/{repo}/issues/{number:int}/comments", (HttpContext http, string owner, string repo, int number) =>
         {
             if (ValidateBody(http, "IssueComment") is { } invalid) return invalid;
-            var comment = SaveComment($"{owner}/{repo}", number, Field(http, "body")!, Login);
+            var comment = SaveComment($"{owner}/{repo}", number, Field(http, "body")!, (string)http.Items["login"]!);
             return Results.Json(CommentJson(comment), s_json, statusCode: 201);
         });
         app.MapMethods("/repos/{owner}/{repo}/issues/comments/{id:long}", ["PATCH"], (HttpContext http, string owner, string repo, long id) =>
@@ -98,6 +105,29 @@ public sealed partial class FakeGitHub
         login, id = 41898282, node_id = "MDM6Qm90NDE4OTgyODI=", avatar_url = "https://avatars.githubusercontent.com/in/1?v=4", gravatar_id = "",
         url = $"{Url}users/{login}", html_url = $"https://github.com/{login}", type = login.EndsWith("[bot]", StringComparison.Ordinal) ? "Bot" : "User",
         site_admin = false,
+    };
+
+    /// <summary>GET /user's shape: the public fields and the private ones an authenticated user sees of themself.</summary>
+    private object UserJson(string login) => new
+    {
+        login, id = 583231, node_id = "MDQ6VXNlcjU4MzIzMQ==", avatar_url = "https://avatars.githubusercontent.com/u/583231?v=4", gravatar_id = "",
+        url = $"{Url}users/{login}", html_url = $"https://github.com/{login}", type = "User", site_admin = false,
+        name = "Perf Bot", company = (string?)null, blog = "", location = (string?)null, email = (string?)null, hireable = (bool?)null,
+        bio = (string?)null, twitter_username = (string?)null, public_repos = 2, public_gists = 0, followers = 0, following = 0,
+        created_at = "2020-01-01T00:00:00Z", updated_at = "2024-01-01T00:00:00Z",
+        private_gists = 0, total_private_repos = 0, owned_private_repos = 0, disk_usage = 0, collaborators = 0, two_factor_authentication = true,
+        plan = new { name = "free", space = 976562499, private_repos = 10000, collaborators = 0 },
+    };
+
+    /// <summary>GET /app's shape (the authenticated App).</summary>
+    private object AppJson() => new
+    {
+        id = long.Parse(AppId, System.Globalization.CultureInfo.InvariantCulture), slug = AppSlug, node_id = "MDExOkludGVncmF0aW9uMQ==",
+        client_id = "Iv1.8a61f9b3a7aba766", owner = User("octo"), name = "PerfService", description = "Benchmarks pull requests",
+        external_url = "https://perf.example.com", html_url = $"https://github.com/apps/{AppSlug}",
+        created_at = "2024-01-01T00:00:00Z", updated_at = "2024-01-01T00:00:00Z",
+        permissions = new { issues = "write", pull_requests = "write", statuses = "write", metadata = "read" },
+        events = new[] { "pull_request", "push" }, installations_count = _installations.Count,
     };
 
     private object CommentJson(FakeComment c) => new

@@ -35,6 +35,8 @@ public sealed partial class FakeGitHub
 
         if (problem is null)
         {
+            // Who GitHub takes the caller for: what it records as the author of what they write.
+            http.Items["login"] = AppRoute().IsMatch(path) ? null : IssuedTokens.ContainsKey(credential) ? BotLogin : Login;
             await next(http);
             return;
         }
@@ -77,6 +79,6 @@ public sealed partial class FakeGitHub
         }
     }
 
-    [GeneratedRegex("^/(app/|repos/[^/]+/[^/]+/installation$)")]
+    [GeneratedRegex("^/(app(/|$)|repos/[^/]+/[^/]+/installation$)")]
     private static partial Regex AppRoute();
 }

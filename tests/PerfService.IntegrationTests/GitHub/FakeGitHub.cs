@@ -41,7 +41,11 @@ public sealed partial class FakeGitHub : IAsyncDisposable
     /// <summary>Set for GitHub App tests: JWTs must be signed by its private half.</summary>
     public RSA? AppKey { get; set; }
     public TimeSpan TokenLifetime { get; set; } = TimeSpan.FromHours(1);
+    /// <summary>The personal token's user.</summary>
     public string Login { get; set; } = "perf-bot";
+    public const string AppSlug = "perfservice";
+    /// <summary>Who an installation token acts as, as on GitHub: the App's bot user.</summary>
+    public static string BotLogin => AppSlug + "[bot]";
 
     public ConcurrentQueue<GitHubCall> Calls { get; } = new();
     private ConcurrentDictionary<long, FakeComment> Comments { get; } = new();

@@ -8,19 +8,9 @@ namespace PerfService.IntegrationTests.GitHub;
 
 public class WebhookTests(GitHubFixture fixture) : IClassFixture<GitHubFixture>
 {
-    private static object PullRequest(string action, int number, string repo, string head, string baseSha = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d") => new
-    {
-        action,
-        number,
-        pull_request = new
-        {
-            number, state = action == "closed" ? "closed" : "open", title = "Make it faster",
-            head = new { @ref = "feature/faster", sha = head, label = "octo:feature/faster" },
-            @base = new { @ref = "main", sha = baseSha, label = "octo:main" },
-        },
-        repository = new { id = 1296269, full_name = repo, name = repo.Split('/')[1], default_branch = "main", @private = false },
-        sender = new { login = "octocat", id = 1 },
-    };
+    // A same-repository branch by a member: trusted, so its jobs queue at once.
+    private static object PullRequest(string action, int number, string repo, string head, string baseSha = PullRequestPayloads.BaseSha) =>
+        PullRequestPayloads.PullRequest(action, number, repo, head, baseSha);
 
     private static object Push(string repo, string @ref, string after, bool deleted = false) => new
     {

@@ -13,6 +13,16 @@ public class CommitStatusSummaryTests
     }
 
     [Fact]
+    public void Pending_while_waiting_for_a_maintainers_approval_whatever_else_the_report_holds()
+    {
+        var status = CommitStatusSummary.From(SampleReports.Typical() with { AwaitingApprovalLabel = "perf:run" });
+        Assert.Equal(CommitStatusState.Pending, status.State);
+        Assert.Equal("Awaiting approval by a maintainer (label perf:run or Approve in PerfService)", status.Description);
+        var longLabel = CommitStatusSummary.From(SampleReports.Typical() with { AwaitingApprovalLabel = new string('x', 50) });
+        Assert.True(longLabel.Description.Length <= CommitStatusSummary.MaxDescriptionLength);
+    }
+
+    [Fact]
     public void Failure_while_an_unacknowledged_regression_or_failed_target_remains()
     {
         var status = CommitStatusSummary.From(SampleReports.Typical());

@@ -10,7 +10,35 @@ public class WebhookDeliveryConfiguration : IEntityTypeConfiguration<WebhookDeli
     {
         b.Property(x => x.DeliveryId).HasMaxLength(100);
         b.Property(x => x.Event).HasMaxLength(64);
+        b.Property(x => x.BodySha256).HasMaxLength(64);
         b.HasIndex(x => x.DeliveryId).IsUnique();
+        // The same signed body under a new delivery id is a replay.
+        b.HasIndex(x => x.BodySha256).IsUnique();
+    }
+}
+
+public class PullRequestHeadConfiguration : IEntityTypeConfiguration<PullRequestHead>
+{
+    public void Configure(EntityTypeBuilder<PullRequestHead> b)
+    {
+        b.Property(x => x.HeadCommit).HasMaxLength(64);
+        b.Property(x => x.HeadRepository).HasMaxLength(200);
+        b.Property(x => x.Author).HasMaxLength(100);
+        b.Property(x => x.AuthorAssociation).HasMaxLength(32);
+        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
+        b.HasIndex(x => new { x.ProjectId, x.PullRequest }).IsUnique();
+    }
+}
+
+public class PullRequestApprovalConfiguration : IEntityTypeConfiguration<PullRequestApproval>
+{
+    public void Configure(EntityTypeBuilder<PullRequestApproval> b)
+    {
+        b.Property(x => x.HeadCommit).HasMaxLength(64);
+        b.Property(x => x.ApprovedBy).HasMaxLength(250);
+        b.Property(x => x.Source).HasMaxLength(16);
+        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
+        b.HasIndex(x => new { x.ProjectId, x.PullRequest, x.HeadCommit }).IsUnique();
     }
 }
 

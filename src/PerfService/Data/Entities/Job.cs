@@ -1,6 +1,8 @@
 namespace PerfService.Data.Entities;
 
-public enum JobState { Queued, Running, Succeeded, Failed, Cancelled }
+/// <summary><see cref="AwaitingApproval"/>: a pull request's job from an author the project does not trust automatically;
+/// no agent can claim it until a maintainer approves its head commit (then it is <see cref="Queued"/>).</summary>
+public enum JobState { Queued, Running, Succeeded, Failed, Cancelled, AwaitingApproval }
 
 /// <summary><see cref="Submitted"/>: no agent ran it; it gathers a pull request's runs posted straight to the ingest
 /// API (<c>perf-agent submit --pr</c>), so they are judged and reported like an agent's.</summary>
@@ -25,6 +27,9 @@ public class Job
     public int MaxAttempts { get; set; } = 3;
     public int Rounds { get; set; } = 1;
     public bool Quick { get; set; }
+    /// <summary>The code comes from a pull request that did not pass the automatic trust rule (even if approved):
+    /// the agent runs it the way it runs untrusted code (sandboxed).</summary>
+    public bool Untrusted { get; set; }
     public long? AgentId { get; set; }
     public DateTimeOffset? LeaseExpiresAt { get; set; }
     public string? Progress { get; set; }

@@ -29,5 +29,18 @@ public class Project
     public bool IncludeProfileMismatch { get; set; }
 
     public int EffectiveRoundBudget => RoundBudget ?? DefaultRoundBudget;
+    /// <summary>Which pull requests run on agents without a maintainer's approval.</summary>
+    public PullRequestPolicy PullRequestPolicy { get; set; } = PullRequestPolicy.Members;
+    /// <summary>The GitHub label whose addition approves a pull request's current head commit.</summary>
+    public string ApprovalLabel { get; set; } = DefaultApprovalLabel;
     public DateTimeOffset CreatedAt { get; set; }
+
+    public const string DefaultApprovalLabel = "perf:run";
 }
+
+/// <summary>
+/// <see cref="Members"/>: pull requests whose branch is in the repository itself, or whose author is an owner, member or
+/// collaborator, run at once; others wait for approval. <see cref="All"/>: every pull request runs. <see cref="None"/>:
+/// no pull request is benchmarked.
+/// </summary>
+public enum PullRequestPolicy { Members, All, None }

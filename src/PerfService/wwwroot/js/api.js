@@ -76,4 +76,6 @@ export const api = {
   agents: () => get('/api/v1/agents'),
   jobs: (query) => get(apiUrl('jobs', query)),
   job: (id) => get(`/api/v1/jobs/${enc(id)}`),
+  pullReport: (slug, pr) => get(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/report`),
+  approvePull: (slug, pr) => post(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/approve`),
 };

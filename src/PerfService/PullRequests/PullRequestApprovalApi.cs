@@ -1,0 +1,40 @@
+using System.Security.Claims;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Auth;
+using PerfService.Data;
+using PerfService.Data.Entities;
+
+namespace PerfService.PullRequests;
+
+/// <summary>The approval of a pull request's waiting head commit, given by an administrator.</summary>
+public sealed record PullRequestApprovalDto(string Project, int PullRequest, string HeadCommit, int Jobs, string ApprovedBy);
+
+/// <summary>POST /api/v1/projects/{slug}/pulls/{pr}/approve: what the approval label does, for an admin token (API or dashboard).</summary>
+public static class PullRequestApprovalApi
+{
+    public static void MapPullRequestApproval(this RouteGroupBuilder pulls) =>
+        pulls.MapPost("/approve", ApproveAsync).RequireAuthorization(Scopes.Admin);
+
+    private static async Task<Results<Ok<PullRequestApprovalDto>, ProblemHttpResult, ForbidHttpResult>> ApproveAsync(
+        string slug, int pr, PerfDbContext db, PullRequestApprovals approvals, ClaimsPrincipal user, CancellationToken ct)
+    {
+        var project = await db.Projects.AsNoTracking().Where(p => p.Slug == slug).Select(p => new { p.Id, p.Slug }).FirstOrDefaultAsync(ct);
+        if (project is null) return NotFound($"project '{slug}' does not exist");
+        // A token bound to one project acts for that project only.
+        if (user.FindFirstValue("project") is { } bound && bound != project.Id.ToString()) return TypedResults.Forbid();
+
+        // Older heads' jobs were cancelled by the push that replaced them: what waits is the newest head's.
+        var head = await db.Jobs.AsNoTracking()
+            .Where(j => j.ProjectId == project.Id && j.PullRequest == pr && j.State == JobState.AwaitingApproval)
+            .OrderByDescending(j => j.Id).Select(j => j.Commit).FirstOrDefaultAsync(ct);
+        if (head is null) return NotFound($"no job of pull request #{pr} in '{slug}' awaits approval");
+
+        var by = $"token:{user.FindFirstValue(ClaimTypes.Name) ?? user.FindFirstValue(ClaimTypes.NameIdentifier)}";
+        var released = await approvals.ApproveAsync(project.Id, pr, head, by, "api", ct);
+        return TypedResults.Ok(new PullRequestApprovalDto(project.Slug, pr, head, released, by));
+    }
+
+    private static ProblemHttpResult NotFound(string detail) =>
+        TypedResults.Problem(detail, statusCode: StatusCodes.Status404NotFound, title: "Nothing to approve");
+}
