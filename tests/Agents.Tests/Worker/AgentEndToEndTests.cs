@@ -183,10 +183,12 @@ public sealed class AgentEndToEndTests : IDisposable
         Assert.DoesNotContain("untrusted", Git.Run(_dir.Combine("work", "repos", PerfService.Agents.Jobs.GitWorkspace.Hash(_repo)), "worktree", "list"));
 
         // The next, trusted job builds in the shared worktree with the shared home, untouched by the outsider.
+        var heartbeatsBefore = _api.Heartbeats.Count;
         _api.Enqueue(Job(Commit("main")) with { JobId = 43, RepositoryUrl = _repo });
         Assert.Equal(0, await RunAgentAsync());
         var trusted = _api.Completes[^1].Json<CompleteJobRequest>();
-        var trustedWhere = (trusted.Log ?? []).Concat(_api.Heartbeats.SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []))
+        // Only the trusted job's own log: its heartbeats (after the first job's) and then its completion.
+        var trustedWhere = _api.Heartbeats.Skip(heartbeatsBefore).SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []).Concat(trusted.Log ?? [])
             .Last(l => l.StartsWith("where ", StringComparison.Ordinal));
         Assert.Contains($"where {_dir.Combine("work", "work", PerfService.Agents.Jobs.GitWorkspace.Hash(_repo), "head", "go")} home={_dir.Combine("work", "home")} ", trustedWhere);
     }
