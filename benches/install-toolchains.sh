@@ -3,6 +3,8 @@
 #   - Go (Debian's golang-go) for benches/go
 #   - criterion 0.3 and its dependency crates as Debian source packages (librust-criterion-dev, read offline
 #     from /usr/share/cargo/registry) for benches/rust
+#   - lib/pq, the PostgreSQL driver, as Debian's golang-github-lib-pq-dev (read offline from /usr/share/gocode:
+#     benches/go/go.mod replaces github.com/lib/pq with that directory)
 #   - cargo + rustc from Debian when no cargo is reachable (rustup's /root/.cargo/bin/cargo counts)
 # Idempotent and non-interactive: runs `apt-get update` once, and only when something is missing.
 set -euo pipefail
@@ -25,6 +27,13 @@ if have_cmd go; then
   log "go: present ($(command -v go), $(go version 2>/dev/null | awk '{print $3}'))"
 else
   missing+=(golang-go)
+fi
+
+# lib/pq for benches/go's PostgreSQL-backed event store (go.mod points at this directory; no network).
+if have_pkg golang-github-lib-pq-dev && [ -f /usr/share/gocode/src/github.com/lib/pq/go.mod ]; then
+  log "golang-github-lib-pq-dev: present (/usr/share/gocode/src/github.com/lib/pq)"
+else
+  missing+=(golang-github-lib-pq-dev)
 fi
 
 # cargo: rustup's (~/.cargo/bin on PATH) or Debian's; the agent runs plain `cargo`, so it must be on PATH.
