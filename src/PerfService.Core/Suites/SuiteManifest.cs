@@ -71,6 +71,9 @@ public sealed record SuiteDeclaration
     public IReadOnlyList<string>? QuickArgs { get; init; }
     /// <summary>For Go: the -count (each repeat is a sample).</summary>
     public int? Count { get; init; }
+    /// <summary>For bdn: the target framework <c>dotnet run -f</c> builds and runs the host on, for a project that
+    /// targets several (Rivulet's runs its benchmarks on .NET 8, 9 and 10 from a net10.0 host).</summary>
+    public string? Framework { get; init; }
     /// <summary>For the json and counters harnesses: the command to run (through /bin/sh).</summary>
     public string? Command { get; init; }
     public int TimeoutSeconds { get; init; } = 3600;
