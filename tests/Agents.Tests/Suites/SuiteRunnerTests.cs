@@ -108,6 +108,28 @@ public sealed class SuiteRunnerTests : IDisposable
     }
 
     [Fact]
+    public async Task Bdn_passes_the_declared_framework_to_dotnet_run()
+    {
+        _tools.Add("dotnet", $"echo \"$@\" > {ArgsFile}\n");
+        var run = Run(Harness.Bdn, ["--quick"]);
+        run = run with { Suite = run.Suite with { Framework = "net10.0" } };
+        await _runners.For(Harness.Bdn).RunAsync(run, CancellationToken.None);
+        Assert.Equal("run -c Release -f net10.0 -- --filter * --quick", File.ReadAllText(ArgsFile).Trim());
+    }
+
+    [Fact]
+    public void The_repository_manifest_declares_every_seed_suite_with_its_new_fields()
+    {
+        var manifest = SuiteManifest.Parse(File.ReadAllText(Path.Combine(TestPaths.RepoRoot, "benches", "perf.json")));
+        var byName = manifest.Suites.ToDictionary(s => s.Name);
+        Assert.Equal("net10.0", byName["rivulet"].Framework);
+        Assert.Equal(["target/perf/fiber_memory.json"], byName["fibers"].Outputs);
+        Assert.Contains(byName["fibers"].Targets, t => t.Measure == "memory" && t.Unit == "KB" && t.Value == 256);
+        Assert.Equal(Harness.Counters, byName["perper"].Harness);
+        Assert.Contains(byName["eventstore"].Targets, t => t.Measure == "success-%" && t.Op == ">=" && t.Value == 100);
+    }
+
+    [Fact]
     public async Task Counters_harness_uploads_the_table_the_program_prints()
     {
         var fixture = TestPaths.Fixture("counters", "perper-messaging-enumeration-10-nodes.md");
