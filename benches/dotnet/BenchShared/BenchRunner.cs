@@ -38,23 +38,33 @@ public static class BenchRunner
         .WithIterationTime(TimeInterval.FromMilliseconds(100))
         .WithToolchain(InProcessEmitToolchain.Instance);
 
-    public static int Run(Assembly assembly, string[] args)
+    /// <param name="otherFrameworks">Target frameworks to run the same benchmarks on after this process's own run
+    /// (see <see cref="OtherRuntimes"/>); empty for none.</param>
+    public static int Run(Assembly assembly, string[] args, params string[] otherFrameworks)
     {
         var rest = args.Where(a => !string.Equals(a, QuickFlag, StringComparison.OrdinalIgnoreCase)).ToArray();
         var quick = rest.Length != args.Length;
         if (quick && Environment.GetEnvironmentVariable("DOTNET_TieredCompilation") is null)
             return RunSelfWithoutTiering(assembly, args);
         IConfig? config = null;
+        var runtime = OtherRuntimes.Current;
         if (quick)
         {
             Environment.SetEnvironmentVariable(QuickVariable, "1");
-            config = DefaultConfig.Instance.AddJob(QuickJob);
+            config = DefaultConfig.Instance.AddJob(runtime is null ? QuickJob : QuickJob.WithId($"Quick-{runtime}"));
+        }
+        else if (runtime is not null)
+        {
+            // The job id is part of a result's identity: this runtime's series stay apart from the host's.
+            config = DefaultConfig.Instance.AddJob(Job.Default.WithId(runtime));
         }
         var slowdown = Environment.GetEnvironmentVariable(Slowdown.Variable);
         if (!string.IsNullOrWhiteSpace(slowdown)) Console.WriteLine($"// {Slowdown.Variable}={slowdown}");
         // Exit code 0 even when a benchmark failed, as BenchmarkDotNet's own runner does: the failure is in the
         // reports (and in the JSON), and the benchmarks that did run still count.
         BenchmarkSwitcher.FromAssembly(assembly).Run(rest, config);
+        if (runtime is null && otherFrameworks.Length > 0 && !rest.Any(a => a is "--list" or "--help" or "-h"))
+            OtherRuntimes.RunAll(assembly, args, otherFrameworks);
         return 0;
     }
 

@@ -6,7 +6,7 @@ namespace PerfService.Agents.Cli;
 /// <summary>perf-agent parse PATH [--format F]: show what the service would make of a harness's output.</summary>
 public static class ParseCommand
 {
-    public static readonly string[] Formats = ["auto", "bdn", "criterion", "gobench", "k6", "json"];
+    public static readonly string[] Formats = ["auto", "bdn", "criterion", "gobench", "k6", "json", "counters"];
 
     public static Option<string> FormatOption() =>
         new Option<string>("--format") { Description = "Harness format of the files", DefaultValueFactory = _ => "auto" }

@@ -19,7 +19,8 @@ public sealed class BdnRunner(ProcessRunner processes) : SuiteRunner(processes)
         // A suite that brings its own filter would otherwise get two.
         var hasFilter = run.Args.Any(a => a is "--filter" or "-f");
         string[] filter = hasFilter ? [] : ["--filter", "*"];
-        return new ProcessSpec("dotnet", ["run", "-c", "Release", "--", .. filter, .. run.Args], run.Folder);
+        string[] framework = string.IsNullOrWhiteSpace(run.Suite.Framework) ? [] : ["-f", run.Suite.Framework];
+        return new ProcessSpec("dotnet", ["run", "-c", "Release", .. framework, "--", .. filter, .. run.Args], run.Folder);
     }
 
     protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result) =>

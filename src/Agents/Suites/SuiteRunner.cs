@@ -18,6 +18,7 @@ public abstract class SuiteRunner(ProcessRunner processes) : ISuiteRunner
     public async Task<SuiteOutput> RunAsync(SuiteRun run, CancellationToken ct)
     {
         Prepare(run);
+        foreach (var extra in run.Suite.Outputs) File.Delete(ExtraPath(run, extra));
         var command = Command(run);
         // The suite's own variables (perf.json "env", e.g. a PERF_SLOWDOWN a commit planted) win over the agent's.
         var environment = new Dictionary<string, string?>(run.Environment);
@@ -31,7 +32,34 @@ public abstract class SuiteRunner(ProcessRunner processes) : ISuiteRunner
         }, [.. run.Writable, run.ScratchDir]), run);
         run.Log($"$ {spec.Display}");
         var result = await processes.RunAsync(spec, run.Log, ct);
-        return new SuiteOutput(Format, result.Succeeded ? Collect(run, result) : [], result);
+        if (!result.Succeeded) return new SuiteOutput(Format, [], result);
+        var files = Collect(run, result);
+        var extras = CollectExtras(run);
+        // With extra outputs the upload mixes formats (criterion + generic JSON): the service recognises each file.
+        return extras.Count == 0 ? new SuiteOutput(Format, files, result) : new SuiteOutput(ResultParsers.Auto, [.. files, .. extras], result);
+    }
+
+    private static string ExtraPath(SuiteRun run, string relative)
+    {
+        var full = Path.GetFullPath(Path.Combine(run.Folder, relative));
+        var root = Path.GetFullPath(run.Folder) + Path.DirectorySeparatorChar;
+        if (!full.StartsWith(root, StringComparison.Ordinal))
+            throw new InvalidOperationException($"suite {run.Suite.Name}: output '{relative}' is outside the suite's folder");
+        return full;
+    }
+
+    /// <summary>The suite's declared extra outputs that the run wrote, under "outputs/" so that their names never
+    /// collide with the harness's own files.</summary>
+    private static List<Artifact> CollectExtras(SuiteRun run)
+    {
+        var extras = new List<Artifact>();
+        foreach (var relative in run.Suite.Outputs)
+        {
+            var path = ExtraPath(run, relative);
+            if (File.Exists(path)) extras.Add(new Artifact("outputs/" + relative.Replace('\\', '/').TrimStart('/'), File.ReadAllBytes(path)));
+            else run.Log($"warning: suite {run.Suite.Name}: declared output '{relative}' was not written");
+        }
+        return extras;
     }
 
     private static ProcessSpec Pin(ProcessSpec spec, SuiteRun run)

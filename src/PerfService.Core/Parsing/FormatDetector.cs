@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using PerfService.Core.Parsing.Common;
+using PerfService.Core.Parsing.Counters;
 using PerfService.Core.Parsing.K6;
 
 namespace PerfService.Core.Parsing;
@@ -12,7 +13,7 @@ namespace PerfService.Core.Parsing;
 /// </summary>
 internal static class FormatDetector
 {
-    public const string Bdn = "bdn", Criterion = "criterion", GoBench = "gobench", K6 = "k6", Json = "json";
+    public const string Bdn = "bdn", Criterion = "criterion", GoBench = "gobench", K6 = "k6", Json = "json", Counters = "counters";
 
     /// <summary>The format of one file, or null when nothing is recognised. Throws for empty files and for JSON
     /// that is invalid and gives no hint of its format (the JSON error's position is the useful answer then).</summary>
@@ -31,7 +32,7 @@ internal static class FormatDetector
 
     public static string Describe() =>
         "expected a BenchmarkDotNet JSON export, a criterion target/criterion tree, cargo-criterion JSON messages or 'bench:' lines, "
-        + "go test -bench output (text or -json), a k6 summary, or PerfService generic JSON (see GENERIC_JSON.md)";
+        + "go test -bench output (text or -json), a k6 summary, a table of counters with units in its header (see COUNTER_TABLES.md), or PerfService generic JSON (see GENERIC_JSON.md)";
 
     private static string? DetectJson(Artifact file, ReadOnlyMemory<byte> bytes)
     {
@@ -112,7 +113,9 @@ internal static class FormatDetector
             if (weak is null && (t.Contains("BenchmarkDotNet", StringComparison.Ordinal) || t.StartsWith("Method,", StringComparison.Ordinal)
                 || t.StartsWith("Method;", StringComparison.Ordinal) || t.StartsWith("| Method", StringComparison.Ordinal))) weak = Bdn;
         }
-        return weak; // BDN's CSV/markdown/HTML/log: routed to the BDN parser, which explains what to upload instead
+        if (weak is not null) return weak; // BDN's CSV/markdown/HTML/log: routed to the BDN parser, which explains what to upload instead
+        // Only after every other text format: a header row with units (or a unit column) over rows of as many cells.
+        return CounterTableText.Looks(text) ? Counters : null;
     }
 
     private static bool IsGoResult(string line)

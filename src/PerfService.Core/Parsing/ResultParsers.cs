@@ -1,5 +1,6 @@
 using PerfService.Core.Parsing.Bdn;
 using PerfService.Core.Parsing.Common;
+using PerfService.Core.Parsing.Counters;
 using PerfService.Core.Parsing.Criterion;
 using PerfService.Core.Parsing.Generic;
 using PerfService.Core.Parsing.Go;
@@ -18,7 +19,7 @@ public static class ResultParsers
     public const string Auto = "auto";
 
     private static readonly IResultParser[] _parsers =
-        [new BenchmarkDotNetParser(), new CriterionParser(), new GoBenchParser(), new K6SummaryParser(), new GenericJsonParser()];
+        [new BenchmarkDotNetParser(), new CriterionParser(), new GoBenchParser(), new K6SummaryParser(), new GenericJsonParser(), new CounterTableParser()];
 
     /// <summary>Accepted values of the format argument: "auto" first, then one per parser.</summary>
     public static IReadOnlyList<string> Formats { get; } = [Auto, .. _parsers.Select(p => p.Format)];

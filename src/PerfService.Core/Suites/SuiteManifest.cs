@@ -54,6 +54,9 @@ public enum Harness
     Gobench,
     /// <summary>Any command that writes the generic JSON format to the file named by PERF_OUTPUT.</summary>
     Json,
+    /// <summary>Any command that prints a table of counters (Markdown, CSV or plain text with units in the header;
+    /// Parsing/COUNTER_TABLES.md) on its standard output, like Perper's per-second messaging counters.</summary>
+    Counters,
 }
 
 public sealed record SuiteDeclaration
@@ -68,9 +71,16 @@ public sealed record SuiteDeclaration
     public IReadOnlyList<string>? QuickArgs { get; init; }
     /// <summary>For Go: the -count (each repeat is a sample).</summary>
     public int? Count { get; init; }
-    /// <summary>For the json harness: the command to run (through /bin/sh).</summary>
+    /// <summary>For bdn: the target framework <c>dotnet run -f</c> builds and runs the host on, for a project that
+    /// targets several (Rivulet's runs its benchmarks on .NET 8, 9 and 10 from a net10.0 host).</summary>
+    public string? Framework { get; init; }
+    /// <summary>For the json and counters harnesses: the command to run (through /bin/sh).</summary>
     public string? Command { get; init; }
     public int TimeoutSeconds { get; init; } = 3600;
+    /// <summary>More result files the suite writes, relative to its folder, in any format the service recognises by
+    /// content: e.g. a generic JSON of custom measurements (memory per fiber) written by a criterion bench next to
+    /// criterion's own output. They are deleted before a run and uploaded with the harness's files.</summary>
+    public IReadOnlyList<string> Outputs { get; init; } = [];
     /// <summary>Environment variables for the harness, e.g. <c>PERF_SLOWDOWN</c> (a commit can plant a slowdown).</summary>
     public IReadOnlyDictionary<string, string> Env { get; init; } = new Dictionary<string, string>();
     public IReadOnlyList<TargetDeclaration> Targets { get; init; } = [];

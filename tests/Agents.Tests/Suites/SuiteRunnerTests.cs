@@ -108,6 +108,66 @@ public sealed class SuiteRunnerTests : IDisposable
     }
 
     [Fact]
+    public async Task Bdn_passes_the_declared_framework_to_dotnet_run()
+    {
+        _tools.Add("dotnet", $"echo \"$@\" > {ArgsFile}\n");
+        var run = Run(Harness.Bdn, ["--quick"]);
+        run = run with { Suite = run.Suite with { Framework = "net10.0" } };
+        await _runners.For(Harness.Bdn).RunAsync(run, CancellationToken.None);
+        Assert.Equal("run -c Release -f net10.0 -- --filter * --quick", File.ReadAllText(ArgsFile).Trim());
+    }
+
+    [Fact]
+    public void The_repository_manifest_declares_every_seed_suite_with_its_new_fields()
+    {
+        var manifest = SuiteManifest.Parse(File.ReadAllText(Path.Combine(TestPaths.RepoRoot, "benches", "perf.json")));
+        var byName = manifest.Suites.ToDictionary(s => s.Name);
+        Assert.Equal("net10.0", byName["rivulet"].Framework);
+        Assert.Equal(["target/perf/fiber_memory.json"], byName["fibers"].Outputs);
+        Assert.Contains(byName["fibers"].Targets, t => t.Measure == "memory" && t.Unit == "KB" && t.Value == 256);
+        Assert.Equal(Harness.Counters, byName["perper"].Harness);
+        Assert.Contains(byName["eventstore"].Targets, t => t.Measure == "success-%" && t.Op == ">=" && t.Value == 100);
+    }
+
+    [Fact]
+    public async Task Counters_harness_uploads_the_table_the_program_prints()
+    {
+        var fixture = TestPaths.Fixture("counters", "perper-messaging-enumeration-10-nodes.md");
+        var run = Run(Harness.Counters, ["10"], command: $"echo \"nodes=$1\" >&2; cat '{fixture}'");
+        var output = await _runners.For(Harness.Counters).RunAsync(run, CancellationToken.None);
+        Assert.Equal("counters", output.Format);
+        Assert.Equal("counters.txt", Assert.Single(output.Files).Path);
+        Assert.Contains("nodes=10", _log);
+        var parsed = ResultCheck.Check("suite s", output, TimeSpan.FromMinutes(1));
+        Assert.Equal(12, parsed.Results.Single(r => r.Name == "Perper.Messaging.Sent").Samples!.Count);
+    }
+
+    [Fact]
+    public async Task Declared_extra_outputs_ride_along_and_are_parsed_by_content()
+    {
+        var fixture = TestPaths.Fixture("gobench", "gab-fiber-multipackage-MBps.txt");
+        _tools.Add("go", $$"""
+            mkdir -p out
+            printf '{"results":[{"benchmark":"memory_per_fiber","unit":"B","value":%s}]}' 4096 > out/memory.json
+            cat '{{fixture}}'
+            """);
+        var run = Run(Harness.Gobench);
+        run = run with { Suite = run.Suite with { Outputs = ["out/memory.json", "out/missing.json"] } };
+        // A file left by an earlier run is deleted first, so a run that does not write it uploads nothing stale.
+        Directory.CreateDirectory(Path.Combine(run.Folder, "out"));
+        File.WriteAllText(Path.Combine(run.Folder, "out", "missing.json"), "{}");
+
+        var output = await _runners.For(Harness.Gobench).RunAsync(run, CancellationToken.None);
+
+        Assert.Equal("auto", output.Format);
+        Assert.Equal(["gobench.txt", "outputs/out/memory.json"], output.Files.Select(f => f.Path));
+        Assert.Contains(_log, l => l.Contains("'out/missing.json' was not written", StringComparison.Ordinal));
+        var parsed = ResultCheck.Check("suite s", output, TimeSpan.FromMinutes(1));
+        Assert.Equal("gobench+json", parsed.Format);
+        Assert.Equal(4096, parsed.Results.Single(r => r.Name == "memory_per_fiber").Value);
+    }
+
+    [Fact]
     public async Task A_failing_harness_fails_with_its_own_error_output()
     {
         _tools.Add("cargo", "echo 'Compiling fibers v0.1.0'\necho 'error[E0425]: cannot find value `x` in this scope' >&2\nexit 101\n");

@@ -13,6 +13,29 @@ public class GoBenchParserTests
     private static ParseResult Parse(string name) => _parser.Parse([File(Folder, name)]);
 
     [Fact]
+    public void Web_app_load_metrics_keep_their_units_and_success_rate_is_higher_is_better()
+    {
+        // The shape benches/go's BenchmarkWebApp prints: TestMain's benchfmt unit line, then b.ReportMetric columns.
+        const string output = """
+            Unit success-% better=higher
+            goos: linux
+            goarch: amd64
+            pkg: perfbench
+            BenchmarkWebApp/memory/append/vus=100-2   2988   47362 ns/op   2.997 p50-ms   11.65 p90-ms   14.55 p95-ms   20.78 p99-ms   21114 req/s   100.0 success-%   9559 B/op   111 allocs/op
+            BenchmarkWebApp/memory/append/vus=100-2   2817   50111 ns/op   3.120 p50-ms   12.01 p90-ms   15.02 p95-ms   21.50 p99-ms   19955 req/s   99.0 success-%   9560 B/op   111 allocs/op
+            PASS
+            """;
+        var result = _parser.Parse([Text("gobench.txt", output)]);
+        const string key = "perfbench.BenchmarkWebApp/memory/append/vus=100 [procs=2]";
+        var success = Single(result, key, "success-%");
+        Assert.Equal((99.5, "success-%", Direction.HigherIsBetter), (success.Value!.Value, success.Unit, success.Direction));
+        Assert.Equal(Direction.HigherIsBetter, Single(result, key, "req/s").Direction);
+        foreach (var p in new[] { "p50-ms", "p90-ms", "p95-ms", "p99-ms" })
+            Assert.Equal(Direction.LowerIsBetter, Single(result, key, p).Direction);
+        Assert.Equal(21.14, Single(result, key, "p99-ms").Value!.Value, 9);
+    }
+
+    [Fact]
     public void Count_20_repeats_are_the_samples_of_one_series()
     {
         var result = Parse("haxmap-count20-command-line-arguments.txt");

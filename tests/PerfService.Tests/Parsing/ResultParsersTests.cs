@@ -18,7 +18,7 @@ public class ResultParsersTests
 
     private static readonly Dictionary<string, string> _formatOfFolder = new()
     {
-        ["benchmarkdotnet"] = "bdn", ["criterion"] = "criterion", ["gobench"] = "gobench", ["k6"] = "k6", ["googlebenchmark"] = "",
+        ["benchmarkdotnet"] = "bdn", ["criterion"] = "criterion", ["gobench"] = "gobench", ["k6"] = "k6", ["counters"] = "counters", ["googlebenchmark"] = "",
     };
 
     public static TheoryData<string> AllFixtures() => [.. ParsingFixtures.AllUnits()];
@@ -52,7 +52,7 @@ public class ResultParsersTests
     [Fact]
     public void Formats_lists_auto_then_every_parser()
     {
-        Assert.Equal(["auto", "bdn", "criterion", "gobench", "k6", "json"], ResultParsers.Formats);
+        Assert.Equal(["auto", "bdn", "criterion", "gobench", "k6", "json", "counters"], ResultParsers.Formats);
     }
 
     [Fact]

@@ -17,8 +17,9 @@ public enum PayloadSize
 /// <see cref="Operations"/> keys with values of <see cref="Payload"/> size, for every available provider. Each
 /// benchmark case starts from a fresh store holding every key (GlobalSetup), and each pattern leaves the store as it
 /// found it, so iterations measure the same work.
-/// Full run: 1,000 and 10,000 operations, all three payload sizes; quick run (--quick): 200 operations, Small and
-/// Large payloads (file-system writes dominate a quick run's time).
+/// Full run: 1,000 and 10,000 operations, all three payload sizes, 1/2/4/8/16 cores (those the machine has);
+/// quick run (--quick): 200 operations, Small and Large payloads (file-system writes dominate a quick run's time),
+/// 1 and 2 cores. The process is confined to <see cref="Cores"/> CPUs per case (CoreAffinity).
 /// </summary>
 [MemoryDiagnoser]
 [JsonExporterAttribute.Full]
@@ -36,6 +37,7 @@ public class ProviderBenchmarks
     public static IEnumerable<PayloadSize> Payloads() =>
         BenchRunner.Quick ? [PayloadSize.Small, PayloadSize.Large] : [PayloadSize.Small, PayloadSize.Medium, PayloadSize.Large];
     public static IEnumerable<int> OperationCounts() => BenchRunner.Quick ? [200] : [1_000, 10_000];
+    public static IEnumerable<int> CoreCounts() => CoreAffinity.Series(BenchRunner.Quick);
 
     [ParamsSource(nameof(Providers))]
     public string Provider { get; set; } = ProviderNames.InMemory;
@@ -46,9 +48,16 @@ public class ProviderBenchmarks
     [ParamsSource(nameof(OperationCounts))]
     public int Operations { get; set; }
 
+    /// <summary>CPUs the process is confined to for the case (the seed's CoreCount); batch writes run this wide.</summary>
+    [ParamsSource(nameof(CoreCounts))]
+    public int Cores { get; set; } = 1;
+
+    private nint? _affinity;
+
     [GlobalSetup]
     public async Task Setup()
     {
+        _affinity = CoreAffinity.Confine(Cores);
         _provider = await ProviderNames.CreateAsync(Provider);
         _keys = Enumerable.Range(0, Operations).Select(i => $"entity/{i:D6}").ToArray();
         _payload = new byte[(int)Payload];
@@ -59,7 +68,11 @@ public class ProviderBenchmarks
     }
 
     [GlobalCleanup]
-    public async Task Cleanup() => await _provider.DisposeAsync();
+    public async Task Cleanup()
+    {
+        await _provider.DisposeAsync();
+        CoreAffinity.Restore(_affinity);
+    }
 
     /// <summary>Overwrites every key, one call each.</summary>
     [Benchmark]
@@ -112,12 +125,14 @@ public class ProviderBenchmarks
         return work;
     }
 
-    /// <summary>Writes every key in batches of 100 (one transaction / parallel write per batch).</summary>
+    /// <summary>Writes every key in batches of 100 (one transaction / parallel write per batch), <see cref="Cores"/>
+    /// batches at a time: the seed's "parallel batch processing".</summary>
     [Benchmark]
     public async Task<int> BatchWrite()
     {
         var slow = Slowdown.Start(Self, nameof(BatchWrite));
-        foreach (var batch in _batches) await _provider.SaveBatchAsync(batch);
+        await Parallel.ForEachAsync(_batches, new ParallelOptions { MaxDegreeOfParallelism = Cores },
+            async (batch, ct) => await _provider.SaveBatchAsync(batch, ct));
         slow.Stretch();
         return _batches.Count;
     }

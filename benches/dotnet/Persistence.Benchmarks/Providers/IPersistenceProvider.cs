@@ -42,7 +42,14 @@ public static class ProviderNames
         yield return InMemory;
         yield return FileSystem;
         if (PostgresConnectionString is not null) yield return PostgreSql;
+        else if (!_skipNoted)
+        {
+            _skipNoted = true;
+            Console.WriteLine($"// Provider=PostgreSql skipped: {PostgresVariable} is not set (an Npgsql connection string enables it)");
+        }
     }
+
+    private static bool _skipNoted;
 
     public static async Task<IPersistenceProvider> CreateAsync(string name) => name switch
     {
