@@ -30,12 +30,16 @@ public class PublishedCliTests
     }
 }
 
-/// <summary>Skips, naming the command to run, when the published executable is absent.</summary>
+/// <summary>Skips, naming the command to run, when the published executable is absent or stale.</summary>
 public sealed class PublishedCliFactAttribute : FactAttribute
 {
     public PublishedCliFactAttribute()
     {
         if (!File.Exists(PublishedCliTests.Binary))
             Skip = "artifacts/cli/linux-x64/perf is absent: run deploy/publish-cli.sh linux-x64 (about a minute; not part of ./perf test)";
+        // An executable published before the last change to the sources would be judged against a newer CLI.
+        else if (Directory.EnumerateFiles(Path.Combine(SuiteRepository.Repo(), "src"), "*.cs", SearchOption.AllDirectories)
+                     .Max(File.GetLastWriteTimeUtc) > File.GetLastWriteTimeUtc(PublishedCliTests.Binary))
+            Skip = "artifacts/cli/linux-x64/perf is older than the sources: run deploy/publish-cli.sh linux-x64 again";
     }
 }
