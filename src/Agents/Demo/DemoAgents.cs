@@ -11,21 +11,24 @@ public sealed class DemoAgents(string server, string token, string workdir) : IA
 
     public void Start(IReadOnlyList<string> profiles)
     {
-        var dll = typeof(DemoAgents).Assembly.Location;
+        // Beside the dll in a build; in the single-file executable (deploy/publish-cli.sh) the executable is the agent.
+        var dll = Path.Combine(AppContext.BaseDirectory, "perf-agent.dll");
+        var singleFile = !File.Exists(dll);
         var logs = new List<string>();
         foreach (var profile in profiles)
         {
             var dir = Path.Combine(workdir, "agents", profile);
             Directory.CreateDirectory(dir);
             var log = Path.Combine(workdir, $"agent-{profile}.log");
-            var info = new ProcessStartInfo("dotnet")
+            var info = new ProcessStartInfo(singleFile ? Environment.ProcessPath! : "dotnet")
             {
-                ArgumentList = { dll, "agent", "--server", server, "--profile", profile, "--workdir", dir, "--name", $"demo-{profile}",
+                ArgumentList = { "agent", "--server", server, "--profile", profile, "--workdir", dir, "--name", $"demo-{profile}",
                                  "--host-lock", Path.Combine(workdir, "agents", "host.lock") },
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,
                 UseShellExecute = false,
             };
+            if (!singleFile) info.ArgumentList.Insert(0, dll);
             info.Environment["PERF_TOKEN"] = token;
             var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start the {profile} agent");
             var writer = new StreamWriter(log, append: false) { AutoFlush = true };
