@@ -65,7 +65,7 @@ export async function renderCharts(container, { state, context, known, onChange,
       el('h3', {}, series.benchmark.key),
       el('p', { class: 'muted' }, `${series.benchmark.suite} · ${series.measure.name} (${series.measure.unit}, ${series.measure.direction === 'HigherIsBetter' ? 'higher' : 'lower'} is better) · ${series.branch} · ${count} points`),
       count ? el('div', { class: 'chart-box' }, canvas)
-        : el('p', { class: 'empty' }, context.branches.includes(branch) ? 'No results on this branch and these profiles.' : `No runs on ${branch} yet.`),
+        : el('p', { class: 'empty' }, context.branches.includes(branch) ? 'No results on this branch and these profiles.' : noRunsText(branch, context)),
       commitNotes(state, lines), markerList(series)));
     if (count) charts.push(trendChart(canvas, { ...chartOptions, lines, unit: series.measure.unit, markers: [...markers(series, lines), ...commitMarkers(state, lines)] }));
   }
@@ -73,9 +73,12 @@ export async function renderCharts(container, { state, context, known, onChange,
 
 /** Shown when the branch has no run at all yet (a new project, or one whose runs so far are on other branches). */
 function noRuns(branch, context) {
-  if (context.branches.includes(branch)) return null;
+  return context.branches.includes(branch) ? null : el('p', { class: 'empty', id: 'no-runs' }, noRunsText(branch, context));
+}
+
+function noRunsText(branch, context) {
   const others = context.branches.length ? ` Runs exist on ${context.branches.join(', ')}: pick one under Branch.` : '';
-  return el('p', { class: 'empty', id: 'no-runs' }, `No runs on ${branch} yet.${others}`);
+  return `No runs on ${branch} yet.${others}`;
 }
 
 /** The base and head commits of a pull request (explorer.html?base=…&head=…), marked where the lines have them. */

@@ -1,5 +1,5 @@
 // The pull request page's history charts: per regression, the base branch's recent points, then each base round and
-// each head round, so a reader sees whether head lands outside main's usual spread or only beside a lucky base.
+// each head round (the base commit's point on the branch drawn like a base round), so a reader sees whether head lands outside main's usual spread or only beside a lucky base.
 import { el, shortSha } from '../dom.js';
 import { palette } from '../charts.js';
 
@@ -23,12 +23,14 @@ export function regressionCharts(report) {
   });
   const section = el('section', { id: 'regression-charts' }, el('h2', {}, 'Regressions in context'), el('div', { class: 'chart-grid' }, cards.map((c) => c.card)));
   // Charts need their canvas in the document to size themselves: draw after the caller appended the section.
-  section.draw = () => cards.forEach(({ row, canvas }) => draw(canvas, row, report.historyBranch));
+  section.draw = () => cards.forEach(({ row, canvas }) => draw(canvas, row, report.historyBranch, report.baseCommit));
   return section;
 }
 
-function draw(canvas, row, branch) {
+function draw(canvas, row, branch, baseCommit) {
   const labels = [...row.history.map((p) => shortSha(p.commit)), 'base', 'head'];
+  // The base commit's own point on the branch, when it is there, stands out: with no base rounds it is the reference.
+  const isBase = row.history.map((p) => Boolean(baseCommit) && p.commit === baseCommit);
   const rounds = (values, at) => values.map((y) => ({ x: at, y }));
   return new Chart(canvas, {
     type: 'line',
@@ -36,7 +38,8 @@ function draw(canvas, row, branch) {
       labels,
       datasets: [
         { kind: 'history', label: `${branch}`, data: row.history.map((p) => p.value), borderColor: '#6b7280', backgroundColor: '#6b7280',
-          borderWidth: 1.5, pointRadius: 2, tension: 0 },
+          borderWidth: 1.5, tension: 0, pointRadius: isBase.map((b) => (b ? 6 : 2)), pointStyle: isBase.map((b) => (b ? 'rectRot' : 'circle')),
+          pointBackgroundColor: isBase.map((b) => (b ? palette[0] : '#6b7280')), pointBorderColor: isBase.map((b) => (b ? palette[0] : '#6b7280')) },
         { kind: 'base', label: 'base rounds', data: rounds(row.baseRounds, 'base'), showLine: false, pointRadius: 5,
           pointStyle: 'rectRot', borderColor: palette[0], backgroundColor: palette[0] },
         { kind: 'head', label: 'head rounds', data: rounds(row.headRounds, 'head'), showLine: false, pointRadius: 5,

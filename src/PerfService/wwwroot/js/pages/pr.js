@@ -24,7 +24,7 @@ if (!project || !/^\d+$/.test(pr || '')) {
       el('h1', {}, `Pull request #${pr}`, el('span', { class: 'muted' }, ` · ${project}`)),
       report?.awaitingApprovalLabel ? approval(report) : null,
       history,
-      runs.length ? el('details', {}, el('summary', {}, `${runs.length} runs`), el('ul', {}, runs.map((r) => el('li', {},
+      runs.length ? el('details', {}, el('summary', {}, runs.length === 1 ? '1 run' : `${runs.length} runs`), el('ul', {}, runs.map((r) => el('li', {},
         el('a', { href: `run.html?id=${r.id}` }, `#${r.id}`), ` ${r.role} round ${r.round} · ${shortSha(r.commit)} · ${r.profile} · ${r.suite} · ${timeAgo(r.createdAt)}`))))
         : el('p', { class: 'muted' }, 'No runs for this pull request yet.'),
       view);
