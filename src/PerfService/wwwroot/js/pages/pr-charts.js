@@ -53,7 +53,7 @@ function draw(canvas, row, branch, baseCommit) {
         x: { type: 'category', ticks: { maxRotation: 0, autoSkipPadding: 8 } },
         y: { title: { display: true, text: row.unit }, ticks: { callback: (v) => fmt.format(v) } },
       },
-      plugins: { legend: { position: 'bottom', labels: { boxWidth: 10 } },
+      plugins: { legend: { position: 'bottom', labels: { boxWidth: 8, usePointStyle: true } },
         tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${fmt.format(item.parsed.y)} ${row.unit}` } } },
     },
   });
