@@ -35,7 +35,7 @@ public class RunPageTests(DashboardSite site)
         var b = site.Browser;
         b.Open(site.Url("/pr.html?project=demo&pr=7"));
         b.WaitFor("#verdicts tbody tr");
-        Assert.Contains($"#{site.Data.PrHeadRun}", b.WaitFor("#pr h2").Text);
+        Assert.Contains($"#{site.Data.PrHeadRun}", b.WaitFor("#run > h2").Text);
         Assert.Equal(site.Data.Verdicts, Rows("#verdicts").Count);
         Assert.Empty(b.Errors());
         b.Screenshot("pull-request");

@@ -24,7 +24,10 @@ public static class CommentRenderer
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxLength, MinLength);
         var items = CommentItems.Prioritise(report);
-        var text = Write(report, items, items.Count);
+        var text = Write(report, items, items.Count, charts: true);
+        if (text.Length <= maxLength) return text;
+        // Too long: the history charts go first, before any row.
+        text = Write(report, items, items.Count, charts: false);
         if (text.Length <= maxLength) return text;
 
         // Keep the longest prefix of the priority order that fits. Each kept row adds more characters than the
@@ -48,7 +51,7 @@ public static class CommentRenderer
         return best ?? Minimal(report, maxLength);
     }
 
-    private static string Write(PullRequestReport report, List<CommentItem> items, int keep)
+    private static string Write(PullRequestReport report, List<CommentItem> items, int keep, bool charts = false)
     {
         var counts = ReportCounts.Of(report);
         var url = MarkdownText.Url(report.DashboardUrl);
@@ -57,6 +60,7 @@ public static class CommentRenderer
 
         var kept = items.Take(keep).ToList();
         CommentTables.Changes(sb, kept.Where(i => i.IsChange()).Select(i => i.Row!).ToList());
+        if (charts) CommentCharts.Write(sb, report);
         CommentTables.FailedTargets(sb, kept.Where(i => i.IsFailedTarget()).Select(i => i.Target!).ToList());
         CommentTables.Others(sb,
             kept.Where(i => i.Row is not null && !i.IsChange()).Select(i => i.Row!).ToList(),

@@ -14,7 +14,7 @@ internal static class CommentTables
         {
             var icon = row.Outcome == RowOutcome.Regression ? "🔴" : "🟢";
             sb.Append("| ").Append(icon)
-                .Append(" | ").Append(Benchmark(row))
+                .Append(" | ").Append(Linked(row))
                 .Append(" | ").Append(MarkdownText.Escape(row.Measure, 40))
                 .Append(" | ").Append(MarkdownText.Escape(row.Profile, 60))
                 .Append(" | ").Append(ValueFormat.Value(row.BaseValue, row.Unit))
@@ -86,6 +86,15 @@ internal static class CommentTables
     private static string Benchmark(ReportRow row) =>
         MarkdownText.Escape(row.Benchmark) + (row.BaselineFromHistory ? " " + HistoryMark : "")
         + (row.Outcome == RowOutcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
+
+    /// <summary>The benchmark cell, linked to its history in the explorer when the report has the link.</summary>
+    private static string Linked(ReportRow row)
+    {
+        var url = MarkdownText.Url(row.ExplorerUrl);
+        if (url is null) return Benchmark(row);
+        return "[" + MarkdownText.Escape(row.Benchmark) + "](" + url + ")" + (row.BaselineFromHistory ? " " + HistoryMark : "")
+            + (row.Outcome == RowOutcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
+    }
 
     private static string Target(ReportTarget target) =>
         MarkdownText.Escape(target.Name, 120) + (target.State == TargetState.Fail && target.Acknowledged ? " _(acknowledged)_" : "");

@@ -17,6 +17,8 @@ public sealed record PullRequestReport
     /// <summary>Set while the head's jobs wait for a maintainer's approval (an outside contributor's pull request):
     /// the label that approves it.</summary>
     public string? AwaitingApprovalLabel { get; init; }
+    /// <summary>The branch the rows' <see cref="ReportRow.History"/> comes from (the project's default branch).</summary>
+    public string? HistoryBranch { get; init; }
     public IReadOnlyList<ReportRow> Rows { get; init; } = [];
     public IReadOnlyList<ReportTarget> Targets { get; init; } = [];
 }
@@ -45,7 +47,21 @@ public sealed record ReportRow
     public bool Acknowledged { get; init; }
     /// <summary>True when base came from the base branch's recent runs, not from base rounds interleaved with head.</summary>
     public bool BaselineFromHistory { get; init; }
+    /// <summary>Absolute link to the explorer on this benchmark, measure and profile with base and head marked; null
+    /// when the service does not know its public URL.</summary>
+    public string? ExplorerUrl { get; init; }
+    /// <summary>The same link relative to the dashboard's root, for the dashboard's own pages.</summary>
+    public string? ExplorerPath { get; init; }
+    /// <summary>Recent points of this series on the default branch, oldest first. Filled for regressions only, and
+    /// bounded (the builder keeps the last few dozen), so a report with thousands of rows stays small.</summary>
+    public IReadOnlyList<HistoryPoint> History { get; init; } = [];
+    /// <summary>Each round's value on the base and head side (the runs the verdict came from), for the PR page.</summary>
+    public IReadOnlyList<double> BaseRounds { get; init; } = [];
+    public IReadOnlyList<double> HeadRounds { get; init; } = [];
 }
+
+/// <summary>One run's value of a series on the default branch.</summary>
+public sealed record HistoryPoint(string Commit, DateTimeOffset At, double Value);
 
 /// <summary><see cref="AtRisk"/>: the interval of the value straddles the limit; shown, never failing the status.</summary>
 public enum TargetState { Pass, Fail, NotMeasured, AtRisk }

@@ -104,9 +104,10 @@ public static class TargetEvaluator
             {
                 Target = target, Benchmark = r.Key, Op = op, Actual = ratio, Limit = target.Value, Baseline = baseline.Key,
                 Value = inBaseUnit, BaselineValue = baseValue, Unit = baseline.Unit, ActualLower = lower, ActualUpper = upper, Status = status,
+                // Both benchmarks named: "1.28× the baseline" alone does not say which variant broke the target.
                 Reason = status == TargetStatus.AtRisk
-                    ? $"{Num(ratio)}× {baseline.Key} [{Num(lower!.Value)}, {Num(upper!.Value)}] straddles {op} {Num(target.Value)}×: at risk"
-                    : $"{Num(ratio)}× {baseline.Key} {(status == TargetStatus.Pass ? "" : "not ")}{op} {Num(target.Value)}×",
+                    ? $"{r.Key} is {Num(ratio)}× {baseline.Key} [{Num(lower!.Value)}, {Num(upper!.Value)}], straddling {op} {Num(target.Value)}×: at risk"
+                    : $"{r.Key} is {Num(ratio)}× {baseline.Key}, {(status == TargetStatus.Pass ? "" : "not ")}{op} {Num(target.Value)}×",
             });
         }
     }

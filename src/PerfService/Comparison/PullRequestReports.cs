@@ -45,6 +45,17 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
             select new { t.Name, t.Outcome, t.Detail, r.ProfileId }).ToListAsync(ct);
 
         var publicUrl = configuration["Dashboard:PublicUrl"]?.TrimEnd('/');
+        var figures = await PullRequestHistory.ReadAsync(db, projectId, project.DefaultBranch,
+            verdicts.Where(x => x.v.Outcome == VerdictOutcome.Regression)
+                .Select(x => (new PullRequestHistory.SeriesKey(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId), x.v.Change ?? 0)).ToList(),
+            judged, ct);
+        PullRequestHistory.Figures? Figures(long benchmark, long measure, long profile) =>
+            figures.GetValueOrDefault(new PullRequestHistory.SeriesKey(benchmark, measure, profile));
+        // The explorer on this series with the pull request's commits marked (explorer.js reads base and head).
+        string ExplorerPath(long benchmark, string measure, string profile) =>
+            $"explorer.html?project={Uri.EscapeDataString(project.Slug)}&b={benchmark}&measure={Uri.EscapeDataString(measure)}"
+            + $"&profile={Uri.EscapeDataString(profile)}"
+            + (jobs[0].BaseCommit is { } b ? $"&base={Uri.EscapeDataString(b)}" : "") + $"&head={Uri.EscapeDataString(head)}";
         return new PullRequestReport
         {
             Project = project.Slug,
@@ -54,8 +65,14 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
             DashboardUrl = publicUrl is null ? null : $"{publicUrl}/pr.html?project={Uri.EscapeDataString(project.Slug)}&pr={pullRequest}",
             PendingProfiles = latest.Where(j => j.State is JobState.Queued or JobState.Running).Select(j => profiles[j.ProfileId]).Order().ToList(),
             AwaitingApprovalLabel = latest.Any(j => j.State == JobState.AwaitingApproval) ? project.ApprovalLabel : null,
+            HistoryBranch = project.DefaultBranch,
             Rows = verdicts.Select(x => new ReportRow
             {
+                ExplorerPath = ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId]),
+                ExplorerUrl = publicUrl is null ? null : $"{publicUrl}/{ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId])}",
+                History = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.History ?? [],
+                BaseRounds = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.BaseRounds ?? [],
+                HeadRounds = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.HeadRounds ?? [],
                 Benchmark = x.Key,
                 Measure = x.Measure,
                 Unit = x.Unit,

@@ -58,21 +58,36 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
         // Pull-request runs are judged on the pull request's page and check; main's alerts follow main.
         if (run.PullRequest is not null || run.Role != "head") return;
         if (run.DeclaredTargets is not null && !await DeclaredProjectTargetsAsync(run, ct)) return;
+        string? commit = null;
         foreach (var group in outcomes.GroupBy(o => o.Target.Name))
         {
             var key = $"target:{group.Key}:{profile}";
             var failed = group.Where(o => o.Status == TargetStatus.Fail).ToList();
             if (failed.Count > 0)
             {
+                // One alert per target and profile while it keeps failing, whichever benchmark fails it next.
+                if (await db.Alerts.AnyAsync(a => a.ProjectId == run.ProjectId && a.Kind == AlertKind.Target && a.GroupKey == key
+                        && (a.State == AlertState.Active || a.State == AlertState.Acknowledged), ct)) continue;
+                // The alert names what broke the target: the first failing benchmark (its series) and the run's commit.
+                var first = failed[0];
+                var broke = results.FirstOrDefault(r => r.Result.Key == first.Benchmark
+                    && string.Equals(r.Result.Measure, first.Target.Measure, StringComparison.OrdinalIgnoreCase));
+                commit ??= await db.Commits.Where(c => c.Id == run.CommitId).Select(c => c.Sha).FirstOrDefaultAsync(ct);
+                var what = first.IsRelative || first.Benchmark is null ? first.Reason : $"{first.Benchmark}: {first.Reason}";
+                var more = failed.Count > 1 ? $" (and {failed.Count - 1} more)" : "";
                 await alerts.OpenAsync(new Alert
                 {
                     ProjectId = run.ProjectId,
                     Kind = AlertKind.Target,
+                    BenchmarkId = broke?.BenchmarkId,
+                    MeasureId = broke?.MeasureId,
                     ProfileId = run.ProfileId,
                     RunId = run.Id,
                     GroupKey = key,
-                    Summary = string.Create(CultureInfo.InvariantCulture, $"target '{group.Key}' failed on {profile}: {failed[0].Reason}"),
-                    Details = JsonSerializer.Serialize(failed.Select(f => new { f.Benchmark, f.Actual, f.Limit, f.Unit, f.Reason })),
+                    ToCommit = commit,
+                    Summary = string.Create(CultureInfo.InvariantCulture,
+                        $"target '{group.Key}' failed on {profile} at {commit?[..Math.Min(10, commit.Length)]}: {what}{more}"),
+                    Details = JsonSerializer.Serialize(failed.Select(f => new { f.Benchmark, f.Baseline, f.Actual, f.Limit, f.Unit, f.Reason })),
                 }, "target failed", ct);
             }
             else if (group.All(o => o.Status == TargetStatus.Pass))

@@ -30,6 +30,7 @@ internal static class SeriesEndpoint
             return Problems.BadRequest("cursor is not one this API gave out");
 
         var (context, missing) = await query.ResolveAsync(project.Id, benchmark.Value, measure ?? "time", branch ?? project.DefaultBranch,
+            (branch ?? project.DefaultBranch) == project.DefaultBranch,
             profile is { Length: > 0 } ? profile : null, ct);
         if (context is null) return Problems.NotFound(missing!);
 

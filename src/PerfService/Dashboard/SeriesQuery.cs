@@ -20,7 +20,7 @@ internal sealed record SeriesRows(IReadOnlyList<SeriesLine> Lines, IReadOnlyList
 internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
 {
     public async Task<(SeriesContext? Context, string? Missing)> ResolveAsync(
-        long projectId, long benchmarkId, string measure, string branch, string[]? profiles, CancellationToken ct)
+        long projectId, long benchmarkId, string measure, string branch, bool defaultBranch, string[]? profiles, CancellationToken ct)
     {
         await using var batch = dataSource.CreateBatch();
         batch.BatchCommands.Add(Command(ResolveSql, benchmarkId, projectId, measure, branch));
@@ -36,12 +36,13 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
         {
             if (!await reader.ReadAsync(ct)) return (null, $"benchmark {benchmarkId} is not in this project");
             if (reader.IsDBNull(5)) return (null, $"measure '{measure}' is unknown");
-            if (reader.IsDBNull(9)) return (null, $"branch '{branch}' is unknown");
+            // The default branch exists before its first run: its history is empty, not unknown.
+            if (reader.IsDBNull(9) && !defaultBranch) return (null, $"branch '{branch}' is unknown");
             bench = new SeriesBenchmarkDto(benchmarkId, reader.GetString(0), reader.GetString(1), reader.GetString(4),
                 BenchmarksEndpoint.ParseParameters(reader.GetString(2)), reader.IsDBNull(3) ? null : reader.GetString(3));
             measureId = reader.GetInt64(5);
             measureDto = new MeasureDto(reader.GetString(6), reader.GetString(7), reader.GetString(8));
-            branchId = reader.GetInt64(9);
+            branchId = reader.IsDBNull(9) ? 0 : reader.GetInt64(9);
             await reader.NextResultAsync(ct);
             while (await reader.ReadAsync(ct)) found.Add((reader.GetInt64(0), reader.GetString(1)));
         }

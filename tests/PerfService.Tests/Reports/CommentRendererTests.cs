@@ -62,6 +62,60 @@ public class CommentRendererTests
     }
 
     [Fact]
+    public void Regressions_link_to_the_explorer_and_show_their_history_as_mermaid_charts()
+    {
+        var text = CommentRenderer.Render(SampleReports.WithHistory());
+        Snapshot.Match(text, "with-history");
+        // Two regressions have history: one chart each, inside one collapsed section.
+        Assert.Equal(2, text.Split("```mermaid\nxychart-beta", StringSplitOptions.None).Length - 1);
+        Assert.Contains("<details>\n<summary>History of the 2 largest regressions on main, and where head lands</summary>", text);
+        Assert.Contains("[Demo.Json.Parse(Size: 1000)](https://perf.example.com/explorer.html?project=demo&b=100&measure=time&profile=ryzen-9950x&base=1a2b3c4d5e&head=3f9a1c2e7b)", text);
+    }
+
+    [Fact]
+    public void At_most_five_charts_largest_change_first()
+    {
+        var text = CommentRenderer.Render(SampleReports.HugeWithHistory(200));
+        Assert.Equal(CommentCharts.MaxCharts, text.Split("```mermaid", StringSplitOptions.None).Length - 1);
+        // Huge's regressions grow with their index: the largest is the last one.
+        var first = text.IndexOf("```mermaid", StringComparison.Ordinal);
+        Assert.Contains("Benchmark0049", text[first..text.IndexOf("```\n", first + 10, StringComparison.Ordinal)]);
+    }
+
+    [Fact]
+    public void Charts_are_dropped_before_any_row()
+    {
+        var report = SampleReports.WithHistory();
+        var full = CommentRenderer.Render(report);
+        var text = CommentRenderer.Render(report, full.Length - 1);
+        Assert.DoesNotContain("mermaid", text);
+        Assert.DoesNotContain("more row", text);
+        foreach (var row in report.Rows) Assert.Contains(MarkdownText.Escape(row.Benchmark), text);
+    }
+
+    [Fact]
+    public void Ten_thousand_benchmarks_with_history_stay_under_the_limit()
+    {
+        var report = SampleReports.HugeWithHistory(10_000);
+        var text = CommentRenderer.Render(report);
+        Assert.InRange(text.Length, 40_000, CommentRenderer.GitHubMaxLength);
+        foreach (var regression in report.Rows.Where(r => r.Outcome == RowOutcome.Regression))
+            Assert.Contains(MarkdownText.Escape(regression.Benchmark), text);
+        Assert.EndsWith(CommentRenderer.Marker("demo"), text);
+    }
+
+    [Fact]
+    public void Hostile_names_cannot_break_out_of_a_chart()
+    {
+        var row = SampleReports.Row("Evil\"]\n```\n<script>@octocat", RowOutcome.Regression, 10, 20) with { History = SampleReports.History(10, 3) };
+        var text = CommentRenderer.Render(SampleReports.Typical() with { Rows = [row] });
+        var chart = text[text.IndexOf("```mermaid", StringComparison.Ordinal)..];
+        chart = chart[..(chart.IndexOf("\n```\n", StringComparison.Ordinal) + 5)];
+        Assert.Equal(2, chart.Split("```", StringSplitOptions.None).Length - 1);
+        Assert.Contains("title \"Evil________script__octocat\"", chart);
+    }
+
+    [Fact]
     public void Huge_report_cut_to_a_small_limit()
     {
         var text = CommentRenderer.Render(SampleReports.Huge(), maxLength: 3_000);

@@ -101,6 +101,35 @@ public static class SampleReports
         };
     }
 
+    public const string Explorer = "https://perf.example.com/explorer.html?project=demo";
+
+    /// <summary>Thirty points of main's history ending at base, drifting slightly, as the service reads them.</summary>
+    public static IReadOnlyList<HistoryPoint> History(double level, int points = 30) =>
+        [.. Enumerable.Range(0, points).Select(i => new HistoryPoint(
+            $"{i:x2}{Base[2..]}", new DateTimeOffset(2026, 10, 1, 12, 0, 0, TimeSpan.Zero).AddDays(i), Math.Round(level * (1 + (i % 5 - 2) * 0.004), 2)))];
+
+    /// <summary>Typical, with the explorer links and the base branch's history of its regressions.</summary>
+    public static PullRequestReport WithHistory() => Typical() with
+    {
+        HistoryBranch = "main",
+        Rows = [.. Typical().Rows.Select((r, i) => r with
+        {
+            ExplorerUrl = $"{Explorer}&b={100 + i}&measure={r.Measure}&profile={r.Profile}&base={Base[..10]}&head={Head[..10]}",
+            History = r.Outcome == RowOutcome.Regression ? History(r.BaseValue!.Value, points: 12) : [],
+        })],
+    };
+
+    /// <summary>Huge, with every row linked and every regression carrying 30 points of history.</summary>
+    public static PullRequestReport HugeWithHistory(int rows) => Huge(rows) with
+    {
+        HistoryBranch = "main",
+        Rows = [.. Huge(rows).Rows.Select((r, i) => r with
+        {
+            ExplorerUrl = $"{Explorer}&b={i}&measure={r.Measure}&profile={r.Profile}&base={Base[..10]}&head={Head[..10]}",
+            History = r.Outcome == RowOutcome.Regression ? History(r.BaseValue!.Value) : [],
+        })],
+    };
+
     public static PullRequestReport Hostile() => new()
     {
         Project = "demo", PullRequest = 45, HeadCommit = Head, BaseCommit = Base, DashboardUrl = "https://perf.example.com/x (y)",

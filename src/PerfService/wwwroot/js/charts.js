@@ -4,7 +4,7 @@ const { Chart } = window;
 if (window.ChartZoom) Chart.register(window.ChartZoom);
 
 export const palette = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#0891b2', '#dc2626', '#4b5563'];
-const markerColors = { Active: '#dc2626', Acknowledged: '#d97706', Fixed: '#059669', Invalid: '#9ca3af' };
+const markerColors = { Active: '#dc2626', Acknowledged: '#d97706', Fixed: '#059669', Invalid: '#9ca3af', Base: '#2563eb', Head: '#db2777' };
 
 const alpha = (hex, a) => `${hex}${Math.round(a * 255).toString(16).padStart(2, '0')}`;
 const dateLabel = (ms) => new Date(ms).toISOString().slice(0, 10);

@@ -61,7 +61,7 @@ function row(a) {
     el('td', {}, a.benchmarkId ? el('a', { href: `explorer.html?${new URLSearchParams({ project: a.project, b: a.benchmarkId, measure: a.measure ?? '', ...(a.profile ? { profile: a.profile } : {}) })}` }, a.benchmark) : '–',
       a.measure ? el('span', { class: 'muted' }, ` · ${a.measure}`) : null),
     el('td', {}, a.profile ?? '–'),
-    el('td', { class: 'mono' }, a.fromCommit || a.toCommit ? `${shortSha(a.fromCommit)}…${shortSha(a.toCommit)}` : '–'),
+    el('td', { class: 'mono' }, a.fromCommit ? `${shortSha(a.fromCommit)}…${shortSha(a.toCommit)}` : a.toCommit ? shortSha(a.toCommit) : '–'),
     el('td', {}, a.summary, a.issueUrl ? [' ', el('a', { href: a.issueUrl, rel: 'noopener noreferrer', target: '_blank' }, 'issue')] : null),
     el('td', { title: a.updatedAt }, timeAgo(a.updatedAt)),
     el('td', { class: 'actions' }, actions(a, (updated) => tr.replaceWith(row(updated.alert)))));

@@ -15,7 +15,8 @@ export async function renderCharts(container, { state, context, known, onChange,
 
   const controls = el('div', { class: 'toolbar chart-controls' },
     select('Measure', 'measure', [...new Set([...measures, state.measure])].map((m) => [m, m]), state.measure, (v) => { state.measure = v; onChange(); }),
-    select('Branch', 'branch', context.branches.map((b) => [b, b]), branch, (v) => { state.branch = v; onChange(); }),
+    // The default branch is offered (and chosen) even before its first run, so the explorer never opens on another.
+    select('Branch', 'branch', [...new Set([context.defaultBranch, ...context.branches])].map((b) => [b, b]), branch, (v) => { state.branch = v; onChange(); }),
     el('fieldset', { class: 'profiles' }, el('legend', {}, 'Profiles'), context.profiles.map((p) => el('label', { class: 'check' },
       el('input', { type: 'checkbox', value: p, checked: !state.profiles.length || state.profiles.includes(p),
         onchange: (e) => { state.profiles = toggled(context.profiles, state.profiles, p, e.target.checked); onChange(); } }), p))),
@@ -26,7 +27,8 @@ export async function renderCharts(container, { state, context, known, onChange,
     el('span', { class: 'muted hint' }, 'Drag to zoom · Shift+drag to pan · Ctrl+wheel · Click a point to open its run'));
 
   if (!state.selected.length) {
-    return clear(container, controls, el('p', { class: 'empty' }, 'Pick one or more benchmarks on the left to see their history.'));
+    return clear(container, controls, noRuns(branch, context),
+      el('p', { class: 'empty' }, 'Pick one or more benchmarks on the left to see their history.'));
   }
   const ids = state.selected.slice(0, MAX_CHARTS);
   const body = el('div', { class: 'chart-list' });
@@ -62,10 +64,38 @@ export async function renderCharts(container, { state, context, known, onChange,
     body.append(el('article', { class: 'card chart-card', dataset: { benchmark: id } },
       el('h3', {}, series.benchmark.key),
       el('p', { class: 'muted' }, `${series.benchmark.suite} · ${series.measure.name} (${series.measure.unit}, ${series.measure.direction === 'HigherIsBetter' ? 'higher' : 'lower'} is better) · ${series.branch} · ${count} points`),
-      count ? el('div', { class: 'chart-box' }, canvas) : el('p', { class: 'empty' }, 'No results on this branch and these profiles.'),
-      markerList(series)));
-    if (count) charts.push(trendChart(canvas, { ...chartOptions, lines, unit: series.measure.unit, markers: markers(series, lines) }));
+      count ? el('div', { class: 'chart-box' }, canvas)
+        : el('p', { class: 'empty' }, context.branches.includes(branch) ? 'No results on this branch and these profiles.' : noRunsText(branch, context)),
+      commitNotes(state, lines), markerList(series)));
+    if (count) charts.push(trendChart(canvas, { ...chartOptions, lines, unit: series.measure.unit, markers: [...markers(series, lines), ...commitMarkers(state, lines)] }));
   }
+}
+
+/** Shown when the branch has no run at all yet (a new project, or one whose runs so far are on other branches). */
+function noRuns(branch, context) {
+  return context.branches.includes(branch) ? null : el('p', { class: 'empty', id: 'no-runs' }, noRunsText(branch, context));
+}
+
+function noRunsText(branch, context) {
+  const others = context.branches.length ? ` Runs exist on ${context.branches.join(', ')}: pick one under Branch.` : '';
+  return `No runs on ${branch} yet.${others}`;
+}
+
+/** The base and head commits of a pull request (explorer.html?base=…&head=…), marked where the lines have them. */
+function commitMarkers(state, lines) {
+  const points = lines.flatMap((l) => l.points);
+  return [['base', state.base, 'Base'], ['head', state.head, 'Head']].filter(([, sha]) => sha).flatMap(([name, sha, kind]) => {
+    const hit = points.find((p) => p.commit?.startsWith(sha));
+    return hit ? [{ x: hit.x, label: `${name} ${shortSha(hit.commit)}`, state: kind }] : [];
+  });
+}
+
+/** Head is a pull request's commit, usually not on the base branch: say so rather than mark nothing silently. */
+function commitNotes(state, lines) {
+  const points = lines.flatMap((l) => l.points);
+  const missing = [['base', state.base], ['head', state.head]].filter(([, sha]) => sha && !points.some((p) => p.commit?.startsWith(sha)));
+  return missing.length ? el('p', { class: 'muted commit-note' }, missing.map(([name, sha]) => `${name} ${shortSha(sha)}`).join(' and ')
+    + ' not on this branch: the pull request page compares them.') : null;
 }
 
 function select(label, id, options, value, onChange) {

@@ -1,5 +1,6 @@
 // Benchmark explorer: search and group a project's benchmarks, chart the selected ones. Every choice is kept in the
-// URL query (project, q, suite, params, group, b, measure, branch, profile, norm, zmin, zmax), so a view is a link.
+// URL query (project, q, suite, params, group, b, measure, branch, profile, norm, zmin, zmax, base, head), so a view is a
+// link; base and head mark a pull request's commits on the charts (the PR comment links here with them).
 import { api } from '../api.js';
 import { el, $, clear, showError, urlState } from '../dom.js';
 import { initLayout } from '../layout.js';
@@ -19,6 +20,7 @@ function readState() {
     group: p.get('group') || '', selected: (p.get('b') || '').split(',').filter(Boolean).map(Number),
     measure: p.get('measure') || '', branch: p.get('branch') || '', profiles: p.getAll('profile'), norm: p.get('norm') || '',
     zmin: p.get('zmin') ? Number(p.get('zmin')) : undefined, zmax: p.get('zmax') ? Number(p.get('zmax')) : undefined,
+    base: p.get('base') || '', head: p.get('head') || '',
   };
 }
 
@@ -28,7 +30,7 @@ function writeState() {
   set('project', state.project); set('q', state.q); set('suite', state.suite); set('params', state.params); set('group', state.group);
   set('b', state.selected.join(',')); set('measure', state.measure); set('branch', state.branch);
   for (const profile of state.profiles) p.append('profile', profile);
-  set('norm', state.norm); set('zmin', state.zmin); set('zmax', state.zmax);
+  set('norm', state.norm); set('zmin', state.zmin); set('zmax', state.zmax); set('base', state.base); set('head', state.head);
   urlState.replace(p);
 }
 
@@ -111,12 +113,24 @@ function renderList() {
     groups.get(key).push(b);
   }
   const sorted = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }));
-  clear($('#bench-list'), sorted.length ? sorted.map(([key, items]) => el('details', { open: sorted.length <= 30 || items.some((b) => state.selected.includes(b.id)) },
-    el('summary', {}, key, el('span', { class: 'muted' }, ` ${items.length}`)),
-    el('ul', {}, items.map((b) => el('li', {}, el('label', { class: 'check', title: b.key },
-      el('input', { type: 'checkbox', value: b.id, checked: state.selected.includes(b.id), dataset: { benchmark: b.id }, onchange: (e) => toggle(b.id, e.target.checked) }),
-      el('span', {}, variantLabel(b))))))))
-    : el('p', { class: 'muted' }, 'No benchmark matches.'));
+  const item = (b, label) => el('li', {}, el('label', { class: 'check', title: b.key },
+    el('input', { type: 'checkbox', value: b.id, checked: state.selected.includes(b.id), dataset: { benchmark: b.id }, onchange: (e) => toggle(b.id, e.target.checked) }),
+    el('span', {}, label)));
+  // A benchmark alone in its group is listed as itself: a group of one only adds a click.
+  const singles = sorted.filter(([, items]) => items.length === 1);
+  const multiples = sorted.filter(([, items]) => items.length > 1);
+  const open = multiples.length <= 30;
+  clear($('#bench-list'), sorted.length ? [
+    multiples.map(([key, items]) => el('details', { open: open || items.some((b) => state.selected.includes(b.id)) },
+      el('summary', {}, key, el('span', { class: 'muted' }, ` ${items.length}`)),
+      el('ul', {}, items.map((b) => item(b, variantLabel(b)))))),
+    singles.length ? el('ul', { class: 'singles' }, singles.map(([key, [b]]) => item(b, singleLabel(key, b)))) : null,
+  ] : el('p', { class: 'muted' }, 'No benchmark matches.'));
+}
+
+function singleLabel(key, b) {
+  const variant = variantLabel(b);
+  return state.group ? `${key} · ${variant}` : variant === b.key ? key : `${key} ${variant}`;
 }
 
 function variantLabel(b) {

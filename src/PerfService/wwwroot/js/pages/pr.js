@@ -3,6 +3,7 @@ import { api, getToken } from '../api.js';
 import { el, $, clear, showError, shortSha, timeAgo, urlState } from '../dom.js';
 import { initLayout, askToken } from '../layout.js';
 import { renderRun } from './run-view.js';
+import { regressionCharts } from './pr-charts.js';
 
 initLayout();
 const container = $('#pr');
@@ -18,13 +19,16 @@ if (!project || !/^\d+$/.test(pr || '')) {
     const head = runs.find((r) => r.role === 'head') ?? runs[0];
     const view = el('div', { id: 'run' });
     const report = await api.pullReport(project, pr).catch(() => null);
+    const history = report ? regressionCharts(report) : null;
     clear(container,
       el('h1', {}, `Pull request #${pr}`, el('span', { class: 'muted' }, ` · ${project}`)),
       report?.awaitingApprovalLabel ? approval(report) : null,
-      runs.length ? el('details', {}, el('summary', {}, `${runs.length} runs`), el('ul', {}, runs.map((r) => el('li', {},
+      history,
+      runs.length ? el('details', {}, el('summary', {}, runs.length === 1 ? '1 run' : `${runs.length} runs`), el('ul', {}, runs.map((r) => el('li', {},
         el('a', { href: `run.html?id=${r.id}` }, `#${r.id}`), ` ${r.role} round ${r.round} · ${shortSha(r.commit)} · ${r.profile} · ${r.suite} · ${timeAgo(r.createdAt)}`))))
         : el('p', { class: 'muted' }, 'No runs for this pull request yet.'),
       view);
+    history?.draw();
     if (head) {
       view.append(el('h2', {}, 'Latest head run ', el('a', { href: `run.html?id=${head.id}` }, `#${head.id}`)));
       const body = el('div');
