@@ -50,10 +50,10 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
         // Only pull requests whose current head is the suite's commit: an old commit's suite re-runs nothing.
         var heads = await db.PullRequestHeads.AsNoTracking().Where(h => ids.Contains(h.ProjectId) && h.HeadCommit == sha).ToListAsync(ct);
         if (heads.Count == 0) return new WebhookReply("no pull request has this head; ignored");
-        var notes = new List<string>();
+        var replies = new List<WebhookReply>();
         foreach (var head in heads)
-            notes.Add((await RerunFromCheckAsync(projects.First(p => p.Id == head.ProjectId), head.PullRequest, e.Sender.Login, ct)).Message);
-        return new WebhookReply(string.Join("; ", notes));
+            replies.Add(await RerunFromCheckAsync(projects.First(p => p.Id == head.ProjectId), head.PullRequest, e.Sender.Login, ct));
+        return new WebhookReply(string.Join("; ", replies.Select(r => r.Message)), replies.Sum(r => r.Jobs));
     }
 
     public async Task<WebhookReply> IssueCommentAsync(IssueCommentEvent e, CancellationToken ct)
@@ -126,6 +126,9 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
     {
         // GitHub shows "Re-run" only to people with write access; asking again costs one cached call.
         if (!await AllowedAsync(project.GitHubRepository!, login, ct)) return new WebhookReply($"{login} lacks write access; nothing re-run");
+        // GitHub's guidance for a re-requested check: answer with a new check run; the finished one stays as it was.
+        await db.PullRequestComments.Where(c => c.ProjectId == project.Id && c.PullRequest == pr)
+            .ExecuteUpdateAsync(s => s.SetProperty(c => c.CheckRunId, (long?)null).SetProperty(c => c.CheckRunHead, (string?)null), ct);
         var jobs = await actions.RerunAsync(project, pr, null, ct);
         if (jobs is null) return new WebhookReply($"{project.Slug}#{pr}: nothing to re-run");
         var waiting = jobs.Count(j => j.State == JobState.AwaitingApproval);

@@ -64,13 +64,15 @@ public class CheckButtonTests(RealReportsGitHubAppFixture fixture) : IClassFixtu
         Assert.True(reply.Jobs == 3, reply.Message);
         var jobs = await fixture.JobsAsync("btn-rerun");
         Assert.Equal(3, jobs.Skip(before).Count(j => j.State == JobState.Queued && j.Commit == head && j.PullRequest == 2 && j.BaseCommit == PullRequestPayloads.BaseSha));
-        // The check goes back to in progress on the same run.
-        await CheckAsync("octo/btn-rerun", head, c => c.Id == check.Id && c.Status == "in_progress");
+        // A new check run in progress answers the re-run; the finished one stays as it was.
+        var fresh = await CheckAsync("octo/btn-rerun", head, c => c.Id != check.Id && c.Status == "in_progress");
+        Assert.Equal("completed", fixture.GitHub.CheckRunsOf("octo/btn-rerun", head).Single(c => c.Id == check.Id).Status);
+        Assert.Equal(2, fixture.GitHub.CheckRunsOf("octo/btn-rerun", head).Count);
 
         var suite = await DeliverAsync("check_suite", CheckSuite("octo/btn-rerun", head, Maintainer));
         Assert.Equal(3, suite.Jobs);
         // A check run of an older head re-runs nothing.
-        var stale = await DeliverAsync("check_run", CheckRun("rerequested", "octo/btn-rerun", check.Id, GitHubFixture.Sha("old"), Maintainer));
+        var stale = await DeliverAsync("check_run", CheckRun("rerequested", "octo/btn-rerun", fresh!.Id, GitHubFixture.Sha("old"), Maintainer));
         Assert.Equal(0, stale.Jobs);
     }
 
