@@ -783,6 +783,15 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("character varying(64)")
                         .HasColumnName("body_hash");
 
+                    b.Property<string>("CheckRunHead")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("check_run_head");
+
+                    b.Property<long?>("CheckRunId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("check_run_id");
+
                     b.Property<long?>("GitHubCommentId")
                         .HasColumnType("bigint")
                         .HasColumnName("git_hub_comment_id");
@@ -796,6 +805,11 @@ namespace PerfService.Migrations.Migrations
                         .HasMaxLength(16)
                         .HasColumnType("character varying(16)")
                         .HasColumnName("last_state");
+
+                    b.Property<string>("Notes")
+                        .HasMaxLength(8000)
+                        .HasColumnType("character varying(8000)")
+                        .HasColumnName("notes");
 
                     b.Property<long>("ProjectId")
                         .HasColumnType("bigint")
@@ -811,6 +825,9 @@ namespace PerfService.Migrations.Migrations
 
                     b.HasKey("Id")
                         .HasName("pk_pull_request_comments");
+
+                    b.HasIndex("CheckRunId")
+                        .HasDatabaseName("ix_pull_request_comments_check_run_id");
 
                     b.HasIndex("ProjectId", "PullRequest")
                         .IsUnique()

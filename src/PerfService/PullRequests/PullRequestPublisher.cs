@@ -20,19 +20,21 @@ public sealed record GitHubRepo(string Owner, string Name)
 /// Posts a report as a commit status and this project's one comment. What was posted is kept in pull_request_comments
 /// (comment id, body hash, head, state), so an unchanged report posts nothing and a retried job updates, never duplicates.
 /// </summary>
-public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider clients, GitHubRetry retry, ILogger<PullRequestPublisher> logger)
+public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider clients, GitHubRetry retry, Microsoft.Extensions.Options.IOptions<GitHubOptions> options,
+    ILogger<PullRequestPublisher> logger)
 {
     public async Task PublishAsync(long projectId, GitHubRepo repo, PullRequestReport report, CancellationToken ct)
     {
         var row = await db.PullRequestComments.FirstOrDefaultAsync(c => c.ProjectId == projectId && c.PullRequest == report.PullRequest, ct);
         if (row is null) db.PullRequestComments.Add(row = new PullRequestComment { ProjectId = projectId, PullRequest = report.PullRequest });
 
-        var body = CommentRenderer.Render(report);
+        var body = WithNotes(report, row.Notes);
+        var checks = options.Value.UsesApp;
         var hash = Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(body)));
         var status = CommitStatusSummary.From(report);
         var state = status.State.ToString().ToLowerInvariant();
         var bodyChanged = row.BodyHash != hash;
-        if (!bodyChanged && row.HeadCommit == report.HeadCommit && row.LastState == state)
+        if (!bodyChanged && row.HeadCommit == report.HeadCommit && row.LastState == state && (!checks || row.CheckRunHead == report.HeadCommit))
         {
             logger.LogInformation("Pull request {Repository}#{Number} is up to date", repo, report.PullRequest);
             return;
@@ -49,13 +51,15 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
                 Context = $"perfservice/{report.Project}",
                 TargetUrl = MarkdownText.Url(report.DashboardUrl),
             }), ct);
+            // Then the check run (Apps only); the state is saved after both, so a retry redoes whichever failed.
+            if (checks) await retry.RunAsync("check run", () => CheckRuns.UpsertAsync(github, repo, report, row, body), ct);
             row.HeadCommit = report.HeadCommit;
             row.LastState = state;
             await SaveAsync(row, ct);
 
             if (!bodyChanged) return;
             // Until a report has rows there is nothing worth a new comment; an existing one is still updated to say so.
-            var create = report.Rows.Count > 0 || report.Targets.Count > 0;
+            var create = report.Rows.Count > 0 || report.Targets.Count > 0 || !string.IsNullOrWhiteSpace(row.Notes);
             var me = await retry.RunAsync("identity", () => clients.IdentityAsync(ct), ct);
             var commentId = await retry.RunAsync("comment", () => UpsertCommentAsync(github, repo, report, row.GitHubCommentId, body, create, me), ct);
             if (commentId is null) return;
@@ -69,6 +73,16 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
             await clients.ForgetAsync(repo.Owner, repo.Name);
             throw;
         }
+    }
+
+    /// <summary>The report's comment, with the service's notes (answers to comment commands) above its marker.</summary>
+    internal static string WithNotes(PullRequestReport report, string? notes)
+    {
+        if (string.IsNullOrWhiteSpace(notes)) return CommentRenderer.Render(report);
+        var section = $"\n\n{notes.Trim()}\n\n";
+        var marker = CommentRenderer.Marker(report.Project);
+        var rendered = CommentRenderer.Render(report, CommentRenderer.GitHubMaxLength - section.Length);
+        return rendered.TrimEnd()[..^marker.Length].TrimEnd() + section + marker;
     }
 
     /// <summary>A commit status with no report behind it (e.g. "not benchmarked").</summary>

@@ -18,6 +18,9 @@ public static class PullRequestsApi
         builder.Services.AddScoped<WebhookDispatcher>();
         builder.Services.AddSingleton<PullRequestHeads>();
         builder.Services.AddScoped<PullRequestApprovals>();
+        builder.Services.AddSingleton<GitHubPermissions>();
+        builder.Services.AddScoped<PullRequestActions>();
+        builder.Services.AddScoped<GitHubInteractions>();
         builder.Services.AddTransient<PullRequestNoticeJob>();
         builder.Services.AddScoped<PullRequestPublisher>();
         builder.Services.AddScoped<PublishOnChange>();

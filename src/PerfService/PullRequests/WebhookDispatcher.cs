@@ -13,12 +13,16 @@ public sealed record WebhookReply(string Message, int Jobs = 0);
 
 /// <summary>What a verified, first-seen delivery means for PerfService: jobs to queue or cancel.</summary>
 public sealed class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, DefaultBranchCommits commits, IBackgroundJobClient background,
-    PullRequestHeads heads, PullRequestApprovals approvals, Npgsql.NpgsqlDataSource dataSource, ILogger<WebhookDispatcher> logger)
+    PullRequestHeads heads, PullRequestApprovals approvals, Npgsql.NpgsqlDataSource dataSource, GitHubInteractions interactions,
+    ILogger<WebhookDispatcher> logger)
 {
     public async Task<WebhookReply> HandleAsync(string eventName, byte[] body, CancellationToken ct) => eventName switch
     {
         "pull_request" => await PullRequestAsync(WebhookJson.Parse<PullRequestEvent>(body), ct),
         "push" => await PushAsync(WebhookJson.Parse<PushEvent>(body), ct),
+        "check_run" => await interactions.CheckRunAsync(WebhookJson.Parse<CheckRunEvent>(body), ct),
+        "check_suite" => await interactions.CheckSuiteAsync(WebhookJson.Parse<CheckSuiteEvent>(body), ct),
+        "issue_comment" => await interactions.IssueCommentAsync(WebhookJson.Parse<IssueCommentEvent>(body), ct),
         _ => new WebhookReply($"event '{eventName}' ignored"),
     };
 

@@ -42,3 +42,28 @@ public static class WebhookJson
     public static T Parse<T>(byte[] body) =>
         JsonSerializer.Deserialize<T>(body, Options) ?? throw new JsonException("the payload is null");
 }
+
+/// <summary>A pull request a check belongs to. GitHub lists only pull requests of the repository's own branches (none for forks).</summary>
+public sealed record CheckPullRequestPayload(int Number);
+
+/// <summary><paramref name="ExternalId"/> is what PerfService set when it created the run (the project's slug).</summary>
+public sealed record CheckRunPayload(long Id, string HeadSha, string? Name = null, string? ExternalId = null,
+    IReadOnlyList<CheckPullRequestPayload>? PullRequests = null);
+
+public sealed record RequestedActionPayload(string Identifier);
+
+/// <summary><c>rerequested</c> (the check's "Re-run" button) or <c>requested_action</c> (a button PerfService offered).</summary>
+public sealed record CheckRunEvent(string Action, CheckRunPayload CheckRun, RepositoryPayload Repository, UserPayload Sender,
+    RequestedActionPayload? RequestedAction = null);
+
+public sealed record CheckSuitePayload(long Id, string HeadSha, IReadOnlyList<CheckPullRequestPayload>? PullRequests = null);
+
+/// <summary><c>rerequested</c>: "Re-run all checks" of a commit.</summary>
+public sealed record CheckSuiteEvent(string Action, CheckSuitePayload CheckSuite, RepositoryPayload Repository, UserPayload Sender);
+
+/// <summary><paramref name="PullRequest"/> is present only when the issue is a pull request.</summary>
+public sealed record IssuePayload(int Number, JsonElement? PullRequest = null);
+
+public sealed record CommentPayload(long Id, string Body, UserPayload User);
+
+public sealed record IssueCommentEvent(string Action, IssuePayload Issue, CommentPayload Comment, RepositoryPayload Repository, UserPayload Sender);

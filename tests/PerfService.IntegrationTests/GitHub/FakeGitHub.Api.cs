@@ -62,6 +62,7 @@ public sealed partial class FakeGitHub
             Statuses.Enqueue(status);
             return Results.Json(StatusJson(status), s_json, statusCode: 201);
         });
+        MapCheckRoutes(app);
         app.MapFallback(() => Error(HttpStatusCode.NotFound, "Not Found"));
     }
 
@@ -126,8 +127,8 @@ public sealed partial class FakeGitHub
         client_id = "Iv1.8a61f9b3a7aba766", owner = User("octo"), name = "PerfService", description = "Benchmarks pull requests",
         external_url = "https://perf.example.com", html_url = $"https://github.com/apps/{AppSlug}",
         created_at = "2024-01-01T00:00:00Z", updated_at = "2024-01-01T00:00:00Z",
-        permissions = new { issues = "write", pull_requests = "write", statuses = "write", metadata = "read" },
-        events = new[] { "pull_request", "push" }, installations_count = _installations.Count,
+        permissions = new { checks = "write", issues = "write", pull_requests = "write", statuses = "write", metadata = "read" },
+        events = new[] { "check_run", "check_suite", "issue_comment", "pull_request", "push" }, installations_count = _installations.Count,
     };
 
     private object CommentJson(FakeComment c) => new
@@ -156,8 +157,8 @@ public sealed partial class FakeGitHub
         access_tokens_url = $"{Url}app/installations/{InstallationFor(owner)}/access_tokens",
         repositories_url = $"{Url}installation/repositories", html_url = $"https://github.com/settings/installations/{InstallationFor(owner)}",
         app_id = long.Parse(AppId, System.Globalization.CultureInfo.InvariantCulture), app_slug = "perfservice", target_id = 1, target_type = "Organization",
-        permissions = new { issues = "write", pull_requests = "write", statuses = "write", metadata = "read" },
-        events = new[] { "pull_request", "push" }, created_at = "2024-01-01T00:00:00Z", updated_at = "2024-01-01T00:00:00Z",
+        permissions = new { checks = "write", issues = "write", pull_requests = "write", statuses = "write", metadata = "read" },
+        events = new[] { "check_run", "check_suite", "issue_comment", "pull_request", "push" }, created_at = "2024-01-01T00:00:00Z", updated_at = "2024-01-01T00:00:00Z",
         single_file_name = (string?)null, has_multiple_single_files = false, single_file_paths = Array.Empty<string>(),
         repository_selection = "selected", suspended_at = (string?)null, suspended_by = (object?)null,
     };
@@ -170,7 +171,7 @@ public sealed partial class FakeGitHub
         return new
         {
             token, expires_at = Iso(expires),
-            permissions = new { issues = "write", pull_requests = "write", statuses = "write", metadata = "read" },
+            permissions = new { checks = "write", issues = "write", pull_requests = "write", statuses = "write", metadata = "read" },
             repository_selection = "selected",
         };
     }

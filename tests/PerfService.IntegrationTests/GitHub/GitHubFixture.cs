@@ -106,7 +106,7 @@ public class GitHubFixture : IAsyncLifetime
 }
 
 /// <summary>Authenticates as a GitHub App with a key made for the test; the fake checks the JWTs with its public half.</summary>
-public sealed class GitHubAppFixture : GitHubFixture
+public class GitHubAppFixture : GitHubFixture
 {
     private readonly RSA _key = RSA.Create(2048);
 

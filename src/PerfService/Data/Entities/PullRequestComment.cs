@@ -11,5 +11,11 @@ public class PullRequestComment
     public string? BodyHash { get; set; }
     public string? HeadCommit { get; set; }
     public string? LastState { get; set; }
+    /// <summary>The check run of <see cref="CheckRunHead"/> (GitHub App installs): updated while that head is current,
+    /// a new one is created for a new head.</summary>
+    public long? CheckRunId { get; set; }
+    public string? CheckRunHead { get; set; }
+    /// <summary>Lines the service keeps below its report: answers to comment commands (help, acknowledgements).</summary>
+    public string? Notes { get; set; }
     public DateTimeOffset UpdatedAt { get; set; }
 }
