@@ -15,7 +15,7 @@ namespace PerfService.EndToEndTests;
 /// A real BenchmarkDotNet suite of this repository (Rivulet's, with [MemoryDiagnoser]) run by a real agent for a pull
 /// request on both sides: when the head plants extra allocations through PERF_ALLOC (in perf.json's "env", as a code
 /// change would), the allocation verdict is a regression and the check fails; a head that changes nothing allocates
-/// exactly what the base does and gets no allocation regression. One benchmark, one profile, quick in-process runs,
+/// what the base does (within 1%) and gets no allocation regression. One benchmark, one profile, quick in-process runs,
 /// so the test stays within a few minutes on a busy 2-core machine.
 /// </summary>
 public class AllocationRegressionEndToEndTests(RealReportsFixture fixture) : IClassFixture<RealReportsFixture>
@@ -59,7 +59,8 @@ public class AllocationRegressionEndToEndTests(RealReportsFixture fixture) : ICl
         await WaitForStatusAsync(unchanged, "success", "failure");
         var same = await AllocationVerdictAsync(unchanged);
         Assert.NotEqual(VerdictOutcome.Regression, same.Outcome);
-        Assert.Equal(same.BaseMedian, same.HeadMedian);
+        // Async benchmarks' allocations vary a little between runs (state machines, thread-pool work items): within 1%.
+        Assert.InRange(same.HeadMedian!.Value / same.BaseMedian!.Value, 0.99, 1.01);
     }
 
     private Task<Verdict> AllocationVerdictAsync(string head) => fixture.App.WithDbAsync(db =>
