@@ -60,6 +60,8 @@ public static class BenchRunner
         }
         var slowdown = Environment.GetEnvironmentVariable(Slowdown.Variable);
         if (!string.IsNullOrWhiteSpace(slowdown)) Console.WriteLine($"// {Slowdown.Variable}={slowdown}");
+        var alloc = Environment.GetEnvironmentVariable(Allocation.Variable);
+        if (!string.IsNullOrWhiteSpace(alloc)) Console.WriteLine($"// {Allocation.Variable}={alloc}");
         // Exit code 0 even when a benchmark failed, as BenchmarkDotNet's own runner does: the failure is in the
         // reports (and in the JSON), and the benchmarks that did run still count.
         BenchmarkSwitcher.FromAssembly(assembly).Run(rest, config);

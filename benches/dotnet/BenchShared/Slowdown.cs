@@ -50,8 +50,12 @@ public static class Slowdown
     /// <summary>The percentage the switch asks for this benchmark, or 0.</summary>
     public static double Percent(Type type, string method) => _entries.Count == 0 ? 0 : PercentIn(_entries, type.Name, method);
 
-    /// <summary>Starts timing one invocation of a benchmark; call <see cref="Scope.Stretch"/> when its work is done.</summary>
-    public static Scope Start(Type type, string method) => new(Stopwatch.GetTimestamp(), Percent(type, method));
+    /// <summary>Starts timing one invocation of a benchmark (and plants its PERF_ALLOC bytes, if any); call <see cref="Scope.Stretch"/> when its work is done.</summary>
+    public static Scope Start(Type type, string method)
+    {
+        Allocation.Plant(type, method);
+        return new(Stopwatch.GetTimestamp(), Percent(type, method));
+    }
 
     public readonly struct Scope(long start, double percent)
     {

@@ -15,7 +15,7 @@ public static class ChildEnvironment
     {
         "PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "USER", "LOGNAME",
         // Planting a regression of known size on a benchmark machine is a documented, harmless switch.
-        "PERF_SLOWDOWN",
+        "PERF_SLOWDOWN", "PERF_ALLOC",
         "NUGET_PACKAGES", "NUGET_HTTP_CACHE_PATH", "NUGET_CERT_REVOCATION_MODE",
         "GOROOT", "GOPATH", "GOCACHE", "GOFLAGS", "GOMODCACHE", "GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE",
         "GOTOOLCHAIN", "GOAMD64", "GOARM64", "GOMAXPROCS", "GOGC", "GOMEMLIMIT",

@@ -12,6 +12,8 @@ public enum SpreadSource
     Rounds,
     /// <summary>Several rounds, pooled with the run-to-run spread of the base branch's history.</summary>
     RoundsAndHistory,
+    /// <summary>Several rounds and no history: moderated by the other benchmarks of the run (<see cref="VariancePrior"/>).</summary>
+    RoundsAndRun,
     /// <summary>One round a side: the run-to-run spread is the base branch history's.</summary>
     History,
     /// <summary>One round a side and no history: no run-to-run noise assumed (only the CLI lands here).</summary>

@@ -25,7 +25,9 @@ public static class SampleComparer
         return Decide(stats, stats.PValue, options);
     }
 
-    public static SampleStatistics Analyse(ComparisonInput input, ComparisonOptions options)
+    /// <param name="runPrior">The run-to-run variance prior from the other benchmarks of the same run and measure
+    /// (<see cref="VariancePrior"/>), used only where the base branch's history gives none.</param>
+    public static SampleStatistics Analyse(ComparisonInput input, ComparisonOptions options, VariancePrior? runPrior = null)
     {
         var baseRounds = Rounds(input.BaseRoundsOrSingle);
         var headRounds = Rounds(input.HeadRoundsOrSingle);
@@ -83,6 +85,10 @@ public static class SampleComparer
         var priorDf = double.IsNaN(sigmaHistory) ? 0 : RoundStatistics.HistoryDf(input.History!.Count);
         // The history's spread is relative (a log scale); on the linear scale it is relative to the base estimate.
         var priorVar = double.IsNaN(sigmaHistory) ? 0 : Math.Pow(useLog ? sigmaHistory : sigmaHistory * Math.Abs(baseEst), 2);
+        // Without history, the other benchmarks of the run (log scale, same measure) are the prior, if they agree.
+        var fromRun = priorDf == 0 && betweenDf > 0 && useLog && runPrior is { } rp;
+        if (fromRun) (priorVar, priorDf) = (runPrior!.Value.Variance, runPrior.Value.Df);
+        stats = stats with { RoundVariance = useLog && betweenDf > 0 ? betweenSs / betweenDf : double.NaN, RoundDf = useLog ? betweenDf : 0 };
 
         double variance, df;
         SpreadSource spread;
@@ -90,7 +96,8 @@ public static class SampleComparer
         {
             variance = (betweenSs + priorDf * priorVar) / (betweenDf + priorDf);
             df = betweenDf + priorDf;
-            spread = betweenDf == 0 ? SpreadSource.History : priorDf > 0 ? SpreadSource.RoundsAndHistory : SpreadSource.Rounds;
+            spread = betweenDf == 0 ? SpreadSource.History : fromRun ? SpreadSource.RoundsAndRun
+                : priorDf > 0 ? SpreadSource.RoundsAndHistory : SpreadSource.Rounds;
             if (within > variance) variance = within;
         }
         else
@@ -116,7 +123,7 @@ public static class SampleComparer
         return stats with
         {
             PValue = p, Ratio = ratio, RatioLower = lower, RatioUpper = upper, Spread = spread,
-            SpreadDf = df, HistoryRuns = priorDf > 0 ? input.History!.Count : 0,
+            SpreadDf = df, HistoryRuns = priorDf > 0 && !fromRun ? input.History!.Count : 0, PriorDf = fromRun ? priorDf : 0,
             // Run-to-run noise dominates when the round scatter is well above what within-round noise explains.
             BetweenDominates = !double.IsNaN(within) ? variance > 2 * within : spread != SpreadSource.WithinOnly,
             BaseBimodal = Modality.IsBimodal(basePooled),
@@ -243,6 +250,7 @@ public static class SampleComparer
     {
         SpreadSource.Rounds => $"{s.BaseRounds}+{s.HeadRounds} rounds",
         SpreadSource.RoundsAndHistory => $"{s.BaseRounds}+{s.HeadRounds} rounds, spread pooled with {s.HistoryRuns} base-branch runs",
+        SpreadSource.RoundsAndRun => $"{s.BaseRounds}+{s.HeadRounds} rounds, spread moderated by the run's other benchmarks ({s.PriorDf:0.#} df)",
         SpreadSource.History => $"one run a side, run-to-run spread from {s.HistoryRuns} base-branch runs",
         _ => "one run a side: assumed no run-to-run noise",
     };
@@ -323,6 +331,12 @@ public sealed record SampleStatistics
     public SpreadSource Spread { get; init; }
     public double SpreadDf { get; init; }
     public int HistoryRuns { get; init; }
+    /// <summary>Degrees of freedom borrowed from the run's other benchmarks (<see cref="VariancePrior"/>); 0 when none.</summary>
+    public double PriorDf { get; init; }
+    /// <summary>The scatter of the round locations about their side means (log scale; NaN without two rounds a side
+    /// or on a linear scale) and its degrees of freedom: what the run prior is estimated from.</summary>
+    public double RoundVariance { get; init; } = double.NaN;
+    public double RoundDf { get; init; }
     public bool BetweenDominates { get; init; }
     public Problem Problem { get; init; }
     public bool BaseBimodal { get; init; }

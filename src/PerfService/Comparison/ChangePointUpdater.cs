@@ -63,9 +63,11 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         // Series already fed read only their tail; new ones (and every series of a bisecting project, whose alert
         // ranges may lie anywhere) are read whole.
         var fed = keys.Where(k => rows[(k.BenchmarkId, k.MeasureId)].LastResultId != 0 && !project.Bisect).ToList();
-        var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, ct);
+        var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, ct,
+            project.IncludeProfileMismatch);
         var rest = keys.Except(fed).ToList();
-        var whole = await reader.ReadManyAsync(rest.Select(k => k.BenchmarkId).ToArray(), rest.Select(k => k.MeasureId).ToArray(), profileId, branchId, ct);
+        var whole = await reader.ReadManyAsync(rest.Select(k => k.BenchmarkId).ToArray(), rest.Select(k => k.MeasureId).ToArray(), profileId, branchId, ct,
+            project.IncludeProfileMismatch);
 
         var bisecting = false;
         foreach (var id in keys)
@@ -88,7 +90,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId));
         if (!inOrder)
         {
-            if (!points.IsWhole) points = await ReadWholeAsync(id, ct);
+            if (!points.IsWhole) points = await ReadWholeAsync(id, project, ct);
             logger.LogInformation("Series {Series} received a point out of commit order; replaying {Count} points", id.Label, points.Count);
             state = OnlineDetectorState.Empty;
         }
@@ -105,7 +107,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             raised.RemoveAll(r => update.Withdrawn.Any(w => w.Index == r.Index && w.DetectedAt == r.DetectedAt));
         }
         // The margin covers every alert in practice; should one reach further back, read the rest rather than fail.
-        if (raised.Concat(withdrawn).Any(a => !points.Holds(a.Index - 1))) points = await ReadWholeAsync(id, ct);
+        if (raised.Concat(withdrawn).Any(a => !points.Holds(a.Index - 1))) points = await ReadWholeAsync(id, project, ct);
 
         if (!inOrder)
         {
@@ -127,8 +129,8 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         return bisecting;
     }
 
-    private async Task<SeriesWindow> ReadWholeAsync(SeriesId id, CancellationToken ct) =>
-        SeriesWindow.Whole((await reader.ReadManyAsync([id.BenchmarkId], [id.MeasureId], id.ProfileId, id.BranchId, ct))
+    private async Task<SeriesWindow> ReadWholeAsync(SeriesId id, Project project, CancellationToken ct) =>
+        SeriesWindow.Whole((await reader.ReadManyAsync([id.BenchmarkId], [id.MeasureId], id.ProfileId, id.BranchId, ct, project.IncludeProfileMismatch))
             .GetValueOrDefault((id.BenchmarkId, id.MeasureId)) ?? []);
 
     private async Task RaiseAsync(SeriesId id, SeriesWindow points, OnlineAlert a, CancellationToken ct)

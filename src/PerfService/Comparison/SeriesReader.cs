@@ -5,22 +5,31 @@ namespace PerfService.Comparison;
 /// <summary>One point of a stored series: the run's central value at a commit.</summary>
 public readonly record struct SeriesPoint(long ResultId, long RunId, string Commit, DateTimeOffset SeriesAt, double Value);
 
-/// <summary>Reads series in commit order through the covering index on results.</summary>
+/// <summary>
+/// Reads series in commit order through the covering index on results. Results of runs flagged as a profile mismatch
+/// (a machine that did not match its profile) are left out unless the project opts in: a different machine's level
+/// would read as a step. Every read filters alike, so that a detector state's point count and a later read agree.
+/// </summary>
 public sealed class SeriesReader(NpgsqlDataSource dataSource)
 {
+    /// <summary>The condition on results <c>r</c> that leaves out profile-mismatch runs (none when they count).</summary>
+    private static string Matching(bool includeProfileMismatch) => includeProfileMismatch
+        ? ""
+        : "AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.id = r.run_id AND x.profile_mismatch)";
+
     /// <summary>
     /// Whole series (benchmark × measure × profile × branch) of one profile and branch, for parallel arrays of benchmark and
     /// measure ids, in one query; each oldest first, failed results skipped.
     /// </summary>
     public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadManyAsync(long[] benchmarkIds, long[] measureIds,
-        long profileId, long branchId, CancellationToken ct)
+        long profileId, long branchId, CancellationToken ct, bool includeProfileMismatch = false)
     {
-        await using var cmd = dataSource.CreateCommand("""
+        await using var cmd = dataSource.CreateCommand($"""
             SELECT r.benchmark_id, r.measure_id, r.id, r.run_id, c.sha, r.series_at, coalesce(r.median, r.value)
             FROM unnest($1::bigint[], $2::bigint[]) AS k(b, m)
             JOIN results r ON r.benchmark_id = k.b AND r.measure_id = k.m
             JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
-            WHERE r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL
+            WHERE r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL {Matching(includeProfileMismatch)}
             ORDER BY r.benchmark_id, r.measure_id, r.series_at, r.run_id
             """);
         foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId }) cmd.Parameters.Add(new NpgsqlParameter { Value = v });
@@ -41,26 +50,27 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
     /// count over the covering index, no row reads). Every state gets a window, empty if the series has no points.
     /// </summary>
     public async Task<Dictionary<(long BenchmarkId, long MeasureId), SeriesWindow>> ReadTailsAsync(IReadOnlyList<Data.Entities.SeriesState> states,
-        int margin, CancellationToken ct)
+        int margin, CancellationToken ct, bool includeProfileMismatch = false)
     {
         var windows = new Dictionary<(long, long), SeriesWindow>();
         if (states.Count == 0) return windows;
-        await using var cmd = dataSource.CreateCommand("""
+        var matching = Matching(includeProfileMismatch);
+        await using var cmd = dataSource.CreateCommand($"""
             SELECT k.i, c.upto, t.id, t.run_id, cm.sha, t.series_at, t.v
             FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) WITH ORDINALITY AS k(b, m, at, i)
             CROSS JOIN LATERAL (
                 SELECT count(*) AS upto FROM results r
                 WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
-                  AND r.value IS NOT NULL AND r.series_at <= k.at) c
+                  AND r.value IS NOT NULL AND r.series_at <= k.at {matching}) c
             LEFT JOIN LATERAL (
                 (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) AS v FROM results r
                  WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
-                   AND r.value IS NOT NULL AND r.series_at <= k.at
+                   AND r.value IS NOT NULL AND r.series_at <= k.at {matching}
                  ORDER BY r.series_at DESC, r.run_id DESC LIMIT $6)
                 UNION ALL
                 (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) FROM results r
                  WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
-                   AND r.value IS NOT NULL AND r.series_at > k.at)) t ON true
+                   AND r.value IS NOT NULL AND r.series_at > k.at {matching})) t ON true
             LEFT JOIN runs ru ON ru.id = t.run_id LEFT JOIN commits cm ON cm.id = ru.commit_id
             """);
         foreach (var v in new object[] { states.Select(x => x.BenchmarkId).ToArray(), states.Select(x => x.MeasureId).ToArray(),

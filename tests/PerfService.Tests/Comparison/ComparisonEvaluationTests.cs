@@ -32,15 +32,15 @@ public class ComparisonEvaluationTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public void Without_history_false_verdicts_stay_within_the_goals()
+    public void Without_history_verdicts_meet_the_goals_by_borrowing_spread_from_the_runs_other_benchmarks()
     {
-        // The CLI's case: three rounds a side are all it knows of the run-to-run spread (4 degrees of freedom), which
-        // costs power in the noisy cells but must not cost false verdicts.
+        // The CLI's case: three rounds a side give each benchmark 4 degrees of freedom of run-to-run spread; the
+        // moderated prior from the run's other benchmarks (VariancePrior) brings the power back without false verdicts.
         var evaluation = ComparisonEvaluator.Run(new EvaluationSettings { PullRequestsPerCell = 10, Seed = 8, HistoryRuns = 0 });
         output.WriteLine(evaluation.ToString());
         Assert.True(evaluation.FalseRate <= ComparisonEvaluator.MaxFalseOverall, evaluation.ToString());
         Assert.True(evaluation.WorstCellFalseRate <= ComparisonEvaluator.MaxFalsePerCell, evaluation.ToString());
         Assert.Equal(0, evaluation.WrongDirection);
-        Assert.True(evaluation.Found10Quiet >= 0.85, evaluation.ToString());
+        Assert.True(evaluation.Found10Quiet >= ComparisonEvaluator.MinFound10, evaluation.ToString());
     }
 }
