@@ -4,6 +4,7 @@ using PerfService.Comparison;
 using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
 using PerfService.Data;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.Ingestion;
 
@@ -16,6 +17,8 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
 {
     public async Task<RunCreated> IngestAsync(Upload upload, string? idempotencyKey, long? tokenProjectId, CancellationToken ct)
     {
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+        using var activity = PerfTelemetry.Source.StartActivity("ingest run"); // the analysis job links back to it
         var m = upload.Metadata;
         RunValidator.Validate(m);
         if (idempotencyKey is { Length: > 200 }) throw new UploadException(400, "Invalid idempotency key", "Idempotency-Key is limited to 200 characters");
@@ -60,6 +63,8 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
             throw new UploadException(400, "Invalid target", $"every target needs a name and a benchmark pattern (got '{bad.Name}')", "run", "$.targets");
 
         var created = await writer.WriteAsync(new RunWrite(project.Id, profile.Id, m, idempotencyKey, upload.Files, parsed), ct);
+        activity?.SetTag(PerfTelemetry.RunIdTag, created.RunId);
+        if (!created.Duplicate) PerfTelemetry.RunIngested(m.Profile, created.Results, System.Diagnostics.Stopwatch.GetElapsedTime(started));
         // Also on a duplicate: if the first post stored the run but failed before queueing its analysis, the retry
         // queues it. Analysis is idempotent.
         RunAnalysisJob.Enqueue(jobs, created.RunId);
