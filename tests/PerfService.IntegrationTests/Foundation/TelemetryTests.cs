@@ -79,3 +79,30 @@ public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
     private static double Sum(Dictionary<string, double> samples, string name) =>
         samples.Where(s => s.Key == name || s.Key.StartsWith(name + "{", StringComparison.Ordinal)).Sum(s => s.Value);
 }
+
+public class TracingTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
+{
+    [Fact]
+    public async Task The_analysis_job_of_a_run_is_traced_with_a_link_to_the_ingest_that_stored_it()
+    {
+        var stopped = new System.Collections.Concurrent.ConcurrentBag<System.Diagnostics.Activity>();
+        using var listener = new System.Diagnostics.ActivityListener
+        {
+            ShouldListenTo = s => s.Name == "PerfService",
+            Sample = (ref System.Diagnostics.ActivityCreationOptions<System.Diagnostics.ActivityContext> _) => System.Diagnostics.ActivitySamplingResult.AllDataAndRecorded,
+            ActivityStopped = stopped.Add,
+        };
+        System.Diagnostics.ActivitySource.AddActivityListener(listener);
+        await app.CreateProjectAsync("tracing");
+        var runId = await HistorySeed.UploadGoAsync(await app.ClientWithScopesAsync(Scopes.Ingest), "tracing", 1);
+
+        bool IsRun(System.Diagnostics.Activity a) => Equals(a.GetTagItem("perf.run_id"), runId);
+        var analysis = await Generic.EventuallyAsync(() => Task.FromResult(stopped.FirstOrDefault(a => a.OperationName == "analyse run" && IsRun(a))),
+            a => a is not null, TimeSpan.FromSeconds(60));
+        var ingest = Assert.Single(stopped, a => a.OperationName == "ingest run" && IsRun(a));
+        // The analysis runs inside the Hangfire job's activity, which links (not parents) to the ingest.
+        var job = Assert.Single(stopped, a => a.SpanId == analysis!.ParentSpanId);
+        Assert.Equal("RunAnalysisJob.RunAsync", job.OperationName);
+        Assert.Contains(job.Links, l => l.Context.TraceId == ingest.TraceId && l.Context.SpanId == ingest.SpanId);
+    }
+}
