@@ -6,7 +6,7 @@ namespace Dashboard.BrowserTests;
 [Collection(SiteCollection.Name)]
 public class NavigationTests(DashboardSite site)
 {
-    private static readonly string[] Entries = ["Projects", "Explorer", "Compare", "Alerts", "Agents", "API"];
+    private static readonly string[] Entries = ["Projects", "Explorer", "Compare", "Alerts", "Agents", "Service", "API"];
 
     [Theory]
     [InlineData("/", "Projects")]
@@ -15,6 +15,7 @@ public class NavigationTests(DashboardSite site)
     [InlineData("/compare.html", "Compare")]
     [InlineData("/alerts.html", "Alerts")]
     [InlineData("/agents.html", "Agents")]
+    [InlineData("/service.html", "Service")]
     [InlineData("/api.html", "API")]
     [InlineData("/run.html?id={run}", null)]
     [InlineData("/pr.html?project=demo&pr=7", null)]

@@ -76,4 +76,5 @@ export const api = {
   agents: () => get('/api/v1/agents'),
   jobs: (query) => get(apiUrl('jobs', query)),
   job: (id) => get(`/api/v1/jobs/${enc(id)}`),
+  serviceStatus: () => get('/api/v1/service/status'),
 };
