@@ -45,7 +45,23 @@ public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         Assert.Contains(after.Keys, k => k.StartsWith("perfservice_agents_online{", StringComparison.Ordinal) && k.Contains("profile=\"i7-4790k\"", StringComparison.Ordinal));
         Assert.Contains(after.Keys, k => k.StartsWith("perfservice_background_jobs{", StringComparison.Ordinal) && k.Contains("state=\"failed\"", StringComparison.Ordinal));
         Assert.Contains(after.Keys, k => k.StartsWith("http_server_request_duration_seconds_count", StringComparison.Ordinal));
+
+        // The Grafana dashboard and the alert rules in deploy/observability query only metrics the service exposes.
+        var exposed = after.Keys.Select(k => k.Split('{')[0]).ToHashSet();
+        var deploy = Path.GetFullPath(Path.Combine(Fixtures.Root, "..", "..", "deploy", "observability"));
+        var used = Directory.EnumerateFiles(deploy).SelectMany(f => System.Text.RegularExpressions.Regex.Matches(File.ReadAllText(f),
+            @"\b(perfservice|http_server|dotnet|process)_[a-z_]+\b").Select(m => m.Value)).ToHashSet();
+        Assert.NotEmpty(used);
+        var missing = used.Where(n => !exposed.Contains(n) && !RecordedOnEvents.Contains(Family(n))).Order().ToList();
+        Assert.True(missing.Count == 0, "not exposed: " + string.Join(", ", missing) + "\nexposed: " + string.Join(", ", exposed.Order()));
     }
+
+    // Instruments that appear at their first event, which an ingest does not cause: a claim, a publication, a GitHub
+    // rate limit, a background job that throws.
+    private static readonly HashSet<string> RecordedOnEvents =
+        ["perfservice_jobs_claim_wait_seconds", "perfservice_github_publishes_total", "perfservice_github_rate_limit_wait_seconds", "perfservice_background_failures_total"];
+
+    private static string Family(string name) => System.Text.RegularExpressions.Regex.Replace(name, "_(bucket|count|sum)$", "");
 
     [Fact]
     public async Task The_status_endpoint_gives_a_service_admin_jobs_agents_and_queues()

@@ -30,6 +30,8 @@ public sealed record BackgroundCounts(long Enqueued, long Scheduled, long Proces
 /// </summary>
 public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage storage, IOptions<TelemetryOptions> options, TimeProvider time)
 {
+    private const string DefaultQueue = "default";
+    private static readonly string[] ActiveStates = ["Queued", "Running"];
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ServiceStatus? _last;
 
@@ -74,12 +76,17 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
             while (await r.ReadAsync(ct)) agents.Add(new AgentCount(r.GetString(0), r.GetInt64(1), r.GetInt64(2)));
         }
 
+        // Every profile gets a row per active state, zero included, so a gauge (and an alert on it) never disappears.
+        jobs = [.. agents.SelectMany(a => ActiveStates.Select(state =>
+            jobs.FirstOrDefault(j => j.Profile == a.Profile && j.State == state) ?? new JobCount(state, a.Profile, 0, 0)))];
+
         // Hangfire's monitoring API is synchronous; it reads a few small tables.
         var monitoring = storage.GetMonitoringApi();
         var stats = monitoring.GetStatistics();
         var queues = monitoring.Queues().Select(q => new QueueLength(q.Name, q.Length,
             q.FirstJobs.Select(j => j.Value?.EnqueuedAt).Where(t => t is not null).Select(t => (now - new DateTimeOffset(DateTime.SpecifyKind(t!.Value, DateTimeKind.Utc))).TotalSeconds)
                 .DefaultIfEmpty(0).Max())).ToList();
+        if (!queues.Any(q => q.Queue == DefaultQueue)) queues.Insert(0, new QueueLength(DefaultQueue, 0, 0));
         var background = new BackgroundCounts(stats.Enqueued, stats.Scheduled, stats.Processing, stats.Failed, stats.Succeeded, stats.Servers);
         return new ServiceStatus(now, jobs, agents, queues, background);
     }

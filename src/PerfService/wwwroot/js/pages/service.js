@@ -22,11 +22,12 @@ async function load() {
       [[fmtNumber(b.enqueued), fmtNumber(b.scheduled), fmtNumber(b.processing),
         b.failed ? badge(String(b.failed), { [String(b.failed)]: 'bad' }) : '0', fmtNumber(b.succeeded),
         b.servers ? String(b.servers) : badge('none', { none: 'bad' })]], 'background-table'));
-    clear($('#queues'), s.queues.length
+    clear($('#queues'), s.queues.some((q) => q.length > 0)
       ? table(['Queue', 'Waiting', 'Oldest waiting (analysis lag)'], s.queues.map((q) => [q.queue, fmtNumber(q.length), age(q.oldestSeconds)]), 'queue-table')
       : el('p', { class: 'muted' }, 'No background job is waiting.'));
-    clear($('#jobs'), s.jobs.length
-      ? table(['Profile', 'State', 'Jobs', 'Oldest'], s.jobs.map((j) => [j.profile, badge(j.state, outcomeKinds), fmtNumber(j.count), age(j.oldestSeconds)]), 'job-table')
+    const jobs = s.jobs.filter((j) => j.count > 0);
+    clear($('#jobs'), jobs.length
+      ? table(['Profile', 'State', 'Jobs', 'Oldest'], jobs.map((j) => [j.profile, badge(j.state, outcomeKinds), fmtNumber(j.count), age(j.oldestSeconds)]), 'job-table')
       : el('p', { class: 'muted' }, 'No benchmark job is queued or running.'));
     clear($('#agent-profiles'), table(['Profile', 'Online', 'Registered'], s.agents.map((a) => [
       a.profile, a.registered && !a.online ? badge('0 online', { '0 online': 'bad' }) : String(a.online), String(a.registered)]), 'agent-profile-table'));
