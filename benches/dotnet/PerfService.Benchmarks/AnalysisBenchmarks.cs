@@ -2,6 +2,7 @@ using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Reports;
 using ResultSummary = PerfService.Core.Results.Summary;
 using BenchmarkDotNet.Running;
@@ -24,7 +25,6 @@ namespace PerfService.Benchmarks;
 /// matters is the "Series/s" column: series updated per second of analysis. Needs PERF_BENCH_DB.
 /// </summary>
 [Config(typeof(AnalysisBenchConfig))]
-[SimpleJob(RunStrategy.Monitoring, warmupCount: 1, iterationCount: 5, invocationCount: 1)]
 public class AnalysisBenchmarks
 {
     public const int HistoryRuns = 20;
@@ -50,6 +50,9 @@ public class AnalysisBenchmarks
         _writer = new RunWriter(_db);
         // The service's own wiring (scoped job, EF context, alert service); its Hangfire server stays idle, since these
         // runs are written without queueing their analysis.
+        // In process, the factory would look for the service's content root next to the solution; pages are not needed.
+        if (Environment.GetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE") is null)
+            Environment.SetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE", AppContext.BaseDirectory);
         _app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("ConnectionStrings:Perf", cs));
         _ = _app.Services;
         _slug = $"analysis-{Results}-{DateTime.UtcNow:HHmmss}";
@@ -105,13 +108,16 @@ public class AnalysisBenchmarks
 }
 
 /// <summary>
-/// <see cref="BenchConfig"/>'s diagnoser and export without its job (the class declares its own, so there is one job,
-/// not two), plus the throughput column: series updated per second of one analysis.
+/// One job: each iteration analyses one fresh run (Monitoring, one invocation), in process — the cost is in the
+/// database round trips and the detector, and a separate build of the boilerplate timed out (2 min) on a busy 2-core
+/// machine. <see cref="BenchConfig"/>'s diagnoser and export, plus the throughput column: series updated per second.
 /// </summary>
 public sealed class AnalysisBenchConfig : ManualConfig
 {
     public AnalysisBenchConfig()
     {
+        AddJob(Job.Default.WithStrategy(RunStrategy.Monitoring).WithWarmupCount(1).WithIterationCount(5).WithInvocationCount(1).WithUnrollFactor(1)
+            .WithToolchain(BenchmarkDotNet.Toolchains.InProcess.Emit.InProcessEmitToolchain.Instance));
         AddDiagnoser(BenchmarkDotNet.Diagnosers.MemoryDiagnoser.Default);
         AddExporter(BenchmarkDotNet.Exporters.Json.JsonExporter.Full);
         AddColumn(new SeriesPerSecondColumn());
