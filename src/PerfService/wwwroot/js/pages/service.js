@@ -1,6 +1,6 @@
 // Service status for admins (GET /api/v1/service/status): the same essentials as the Prometheus metrics, so a team
 // without Prometheus still sees the analysis backlog, failed background jobs, queued benchmark jobs and agents online.
-import { api, ApiError } from '../api.js';
+import { api, ApiError, getToken } from '../api.js';
 import { el, $, clear, showError, badge, fmtNumber, outcomeKinds } from '../dom.js';
 import { initLayout, askToken } from '../layout.js';
 
@@ -14,7 +14,17 @@ function age(seconds) {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
+function needToken() {
+  clear($('#background'), el('p', { id: 'service-token' }, 'This page needs an admin token (bound to no project). ',
+    el('button', { type: 'button', class: 'link', onclick: () => askToken('Paste an admin API token.').then(load) }, 'Set token')));
+}
+
 async function load() {
+  // Without a token the answer is a certain 401: ask first rather than make the request.
+  if (!getToken()) {
+    needToken();
+    return;
+  }
   try {
     const s = await api.serviceStatus();
     const b = s.background;
@@ -33,8 +43,7 @@ async function load() {
       a.profile, a.registered && !a.online ? badge('0 online', { '0 online': 'bad' }) : String(a.online), String(a.registered)]), 'agent-profile-table'));
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
-      clear($('#background'), el('p', {}, 'This page needs an admin token (bound to no project). ',
-        el('button', { type: 'button', class: 'link', onclick: () => askToken('Paste an admin API token.').then(load) }, 'Set token')));
+      needToken();
       return;
     }
     showError($('#background'), e);
