@@ -4,10 +4,12 @@
 # Load test on this machine, loopback only: starts the private PostgreSQL cluster, makes a fresh database perf_load,
 # migrates it, starts the service (Release) as a real process on a free 127.0.0.1 port, creates an admin and an
 # ingest token, and runs tools/LoadTest: simulated agents posting runs and readers on the read API for the given time,
-# then a check that every acknowledged run is stored whole, exactly once. Stops by itself; exit code non-zero on
+# then a check that every acknowledged run is stored whole, exactly once, and how far the background analysis lagged
+# (stored → analysed p50/p99, backlog when the load stopped, time to drain). Stops by itself; exit code non-zero on
 # errors or lost data. The service's log and a JSON report stay in .perf/loadtest/.
 #
-# Environment: PERF_ARTIFACTS (build output root, default ./artifacts), PERF_LOADTEST_ENV (extra VAR=value settings for
+# Environment: PERF_DB (use that cluster instead of the private one), PERF_LOADTEST_DB (database name, perf_load),
+# PERF_ARTIFACTS (build output root, default ./artifacts), PERF_LOADTEST_ENV (extra VAR=value settings for
 # the service, space-separated). Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
 # in tools/LoadTest/LoadOptions.cs.
 set -euo pipefail
@@ -36,16 +38,23 @@ STAMP="$(date -u +%Y%m%d-%H%M%S)"
 SERVICE_LOG="$OUT/service-$STAMP.log"
 REPORT="$OUT/report-$STAMP.json"
 
-# 1. PostgreSQL and a fresh database.
-scripts/pg.sh start
-SERVER_DB="$(scripts/pg.sh url postgres)"
+# 1. PostgreSQL and a fresh database: the private cluster, or an existing one when PERF_DB (a connection string to
+#    any database of it, user postgres on 127.0.0.1) is set; the fresh database is PERF_LOADTEST_DB (perf_load).
+LOAD_DB="${PERF_LOADTEST_DB:-perf_load}"
+[[ "$LOAD_DB" =~ ^[a-z_][a-z0-9_]*$ ]] || { say "PERF_LOADTEST_DB must be a plain lower-case name"; exit 2; }
+if [ -n "${PERF_DB:-}" ]; then
+  SERVER_DB="$PERF_DB"
+else
+  scripts/pg.sh start
+  SERVER_DB="$(scripts/pg.sh url postgres)"
+fi
 PG_PORT="$(sed -E 's/.*Port=([0-9]+).*/\1/' <<<"$SERVER_DB")"
 PSQL="$(command -v psql || ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -n 1)"
 [ -x "$PSQL" ] || { say "psql not found"; exit 1; }
-say "fresh database perf_load on 127.0.0.1:$PG_PORT"
+say "fresh database $LOAD_DB on 127.0.0.1:$PG_PORT"
 "$PSQL" -q -v ON_ERROR_STOP=1 "host=127.0.0.1 port=$PG_PORT user=postgres dbname=postgres" \
-  -c "DROP DATABASE IF EXISTS perf_load WITH (FORCE)" -c "CREATE DATABASE perf_load" >/dev/null
-DB="$(scripts/pg.sh url perf_load)"
+  -c "DROP DATABASE IF EXISTS $LOAD_DB WITH (FORCE)" -c "CREATE DATABASE $LOAD_DB" >/dev/null
+DB="$(sed -E "s/Database=[^;]*/Database=$LOAD_DB/" <<<"$SERVER_DB")"
 
 # 2. Build (Release) and migrate.
 for project in migrations/PerfService.Migrations.csproj src/PerfService/PerfService.csproj tools/LoadTest/PerfService.LoadTest.csproj; do

@@ -7,6 +7,7 @@ using PerfService.Comparison;
 using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Hosting;
+using PerfService.Hosting.Telemetry;
 using PerfService.Ingestion;
 using PerfService.Projects;
 using PerfService.PullRequests;
@@ -15,6 +16,7 @@ using PerfService.Runs;
 var builder = WebApplication.CreateBuilder(args);
 
 builder.AddServiceDefaults();
+builder.AddTelemetry();
 builder.AddPerfData();
 builder.AddPerfAuth();
 builder.AddIngestion();
@@ -35,6 +37,8 @@ app.UseRateLimiter(); // after authentication, so the limiter can partition by t
 app.UseProjectAccess();
 
 app.MapHealthEndpoints();
+app.MapMetrics();
+app.MapServiceStatusApi();
 app.MapProjectsApi();
 app.MapIngestionApi();
 app.MapAgentJobsApi();

@@ -32,6 +32,8 @@ public sealed record LoadOptions
     public string Project { get; init; } = "load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);
     public int Seed { get; init; } = 42;
     public string? JsonReport { get; init; }
+    /// <summary>After the load, how long to wait for the background analysis backlog to drain before reporting its lag.</summary>
+    public int AnalysisWaitSeconds { get; init; } = 120;
 
     public const string Usage = """
         usage: PerfService.LoadTest --server URL --admin-token T --ingest-token T --db CONNECTION [options]
@@ -46,6 +48,7 @@ public sealed record LoadOptions
           --slo-p99-ms MS     latency target for the verdict line (500)
           --project SLUG      project to create (load-<timestamp>)
           --json-report FILE  also write the figures as JSON
+          --analysis-wait S   after the load, wait up to S s for the analysis backlog to drain, then report its lag (120)
         Exit code: 0 when every request succeeded and every acknowledged run is stored whole, once; 1 on errors or lost
         data; 2 on bad arguments.
         """;
@@ -87,7 +90,7 @@ public sealed record LoadOptions
         {
             "--server", "--admin-token", "--ingest-token", "--db", "--fixtures", "--agents", "--seconds", "--readers", "--think-ms", "--reader-think-ms",
             "--max-requests", "--results", "--samples", "--repeat-rate", "--race-rate", "--fixture-rate", "--slo-p99-ms", "--timeout-seconds",
-            "--project", "--seed", "--json-report",
+            "--project", "--seed", "--json-report", "--analysis-wait",
         };
         if (map.Keys.FirstOrDefault(k => !known.Contains(k)) is { } unknown) throw new ArgumentException($"unknown option {unknown}");
 
@@ -115,6 +118,7 @@ public sealed record LoadOptions
             Project = map.GetValueOrDefault("--project") ?? "load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture),
             Seed = Int("--seed", 42, 0, int.MaxValue),
             JsonReport = map.GetValueOrDefault("--json-report"),
+            AnalysisWaitSeconds = Int("--analysis-wait", 120, 0, 3600),
         };
     }
 }

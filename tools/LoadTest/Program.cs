@@ -100,6 +100,8 @@ catch (OperationCanceledException)
     Log("some requests were still unanswered at the hard stop; they count as unacknowledged");
 }
 var elapsed = clock.Elapsed;
+var backlogAtStop = await AnalysisLagProbe.WaitingAsync(options.Database, CancellationToken.None);
+var stoppedAt = Stopwatch.StartNew();
 
 Log("verifying through the database and the API…");
 using var verifyHttp = new Http(options, new Latencies());
@@ -107,7 +109,9 @@ using var verifyTimeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
 var verification = await Verifier.VerifyAsync(options, ledger, verifyHttp, verifyTimeout.Token);
 
 var summaries = latencies.Summaries(elapsed, Report.Group);
-var exit = Report.Print(Console.Out, options, summaries, verification, elapsed, ledger);
+Log($"waiting up to {options.AnalysisWaitSeconds} s for the background analysis to catch up ({backlogAtStop.Count} waiting when the load stopped)…");
+var lag = await AnalysisLagProbe.MeasureAsync(options.Database, backlogAtStop, stoppedAt.Elapsed, options.AnalysisWaitSeconds, CancellationToken.None);
+var exit = Report.Print(Console.Out, options, summaries, verification, elapsed, ledger, lag);
 if (options.JsonReport is { } file)
 {
     await File.WriteAllTextAsync(file, JsonSerializer.Serialize(new
@@ -116,6 +120,7 @@ if (options.JsonReport is { } file)
         elapsedSeconds = elapsed.TotalSeconds,
         summaries,
         verification,
+        analysisLag = lag,
         problems = Problems.All.Select(p => $"{p.Kind}: {p.What}"),
         errorSamples = Samples.All,
     }, new JsonSerializerOptions(JsonSerializerDefaults.Web) { WriteIndented = true }));

@@ -6,7 +6,7 @@ public static class Report
     public static string Group(string kind) =>
         kind.StartsWith("ingest", StringComparison.Ordinal) ? "ingest" : kind.StartsWith("read", StringComparison.Ordinal) ? "read" : "other";
 
-    public static int Print(TextWriter o, LoadOptions options, IReadOnlyList<Summary> rows, Verification v, TimeSpan elapsed, Ledger ledger)
+    public static int Print(TextWriter o, LoadOptions options, IReadOnlyList<Summary> rows, Verification v, TimeSpan elapsed, Ledger ledger, AnalysisLag? lag = null)
     {
         var created = ledger.Runs.Where(r => r.Created > 0 && !r.Warmup).ToList();
         o.WriteLine();
@@ -49,6 +49,7 @@ public static class Report
         if (v.Background.Count > 0)
             o.WriteLine("background analysis (Hangfire jobs by state at the end): " + string.Join(", ", v.Background.Select(b => $"{b.Key} {b.Value}"))
                 + (v.AnalysisMeanMs is { } mean ? $"; a finished analysis took {mean:0} ms on average" : ""));
+        if (lag is not null) o.WriteLine(lag.Line());
 
         var ingest = rows.FirstOrDefault(r => r.Kind == "ingest (all)") ?? rows.FirstOrDefault(r => r.Kind == "ingest");
         var read = rows.FirstOrDefault(r => r.Kind == "read (all)") ?? rows.FirstOrDefault(r => Group(r.Kind) == "read");

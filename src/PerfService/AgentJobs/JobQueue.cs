@@ -2,6 +2,7 @@ using Microsoft.Extensions.Options;
 using Npgsql;
 using PerfService.Core.Contracts;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.AgentJobs;
 
@@ -28,7 +29,8 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
             WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = 'Queued' AND ($4::bigint IS NULL OR project_id = $4)
                           ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING j.id, j.attempts, (SELECT slug FROM projects WHERE id = j.project_id), (SELECT coalesce(repository_url, '') FROM projects WHERE id = j.project_id),
-                      j.commit, j.base_commit, j.branch, j.pull_request, j.suites, (SELECT name FROM profiles WHERE id = j.profile_id), j.rounds, j.quick, j.untrusted
+                      j.commit, j.base_commit, j.branch, j.pull_request, j.suites, (SELECT name FROM profiles WHERE id = j.profile_id), j.rounds, j.quick, j.untrusted,
+                      extract(epoch FROM now() - j.created_at)::float8
             """);
         cmd.Parameters.Add(new() { Value = agentId });
         cmd.Parameters.Add(new() { Value = profileId });
@@ -36,6 +38,7 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         cmd.Parameters.Add(new() { Value = (object?)projectId ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Bigint });
         await using var r = await cmd.ExecuteReaderAsync(ct);
         if (!await r.ReadAsync(ct)) return null;
+        if (r.GetInt32(1) == 1) PerfTelemetry.JobClaimed(r.GetString(9), TimeSpan.FromSeconds(r.GetDouble(13))); // a retry's wait is not the queue's
         return new JobAssignment(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetString(3), r.GetString(4),
             r.IsDBNull(5) ? null : r.GetString(5), r.IsDBNull(6) ? null : r.GetString(6), r.IsDBNull(7) ? null : r.GetInt32(7),
             r.GetFieldValue<string[]>(8), r.GetString(9), r.GetInt32(10), _options.LeaseSeconds, r.GetBoolean(11), r.GetBoolean(12));

@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Results;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.Comparison;
 
@@ -19,8 +20,18 @@ public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, Chan
 
     public async Task RunAsync(long runId, CancellationToken ct)
     {
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+        using var activity = PerfTelemetry.Source.StartActivity("analyse run");
+        activity?.SetTag(PerfTelemetry.RunIdTag, runId);
+        var (storedAt, series, outcome) = await AnalyseAsync(runId, ct);
+        activity?.SetTag("perf.outcome", outcome);
+        PerfTelemetry.RunAnalysed(storedAt, System.Diagnostics.Stopwatch.GetElapsedTime(started), series, outcome);
+    }
+
+    private async Task<(DateTimeOffset StoredAt, int Series, string Outcome)> AnalyseAsync(long runId, CancellationToken ct)
+    {
         var run = await db.Runs.AsNoTracking().FirstOrDefaultAsync(r => r.Id == runId, ct);
-        if (run is null) return;
+        if (run is null) return (default, 0, "missing");
         var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == run.ProjectId, ct);
         var profile = await db.Profiles.AsNoTracking().Where(p => p.Id == run.ProfileId).Select(p => p.Name).FirstAsync(ct);
         var results = await RunResults.LoadAsync(db, [runId], ct);
@@ -30,17 +41,18 @@ public sealed class RunAnalysisJob(PerfDbContext db, TargetChecker targets, Chan
 
         var onDefaultBranch = run.BranchId is { } branchId && run.Role == "head" && run.PullRequest is null
             && await db.Branches.AnyAsync(b => b.Id == branchId && b.Name == project.DefaultBranch, ct);
-        if (!onDefaultBranch) return;
+        if (!onDefaultBranch) return (run.CreatedAt, 0, "not_default_branch");
         // A run from a machine that did not match its profile is kept and shown, but stays out of the change-point
         // series unless the project opts in: a different machine's level would read as a step.
         if (run.ProfileMismatch && !project.IncludeProfileMismatch)
         {
             logger.LogInformation("Run {RunId} is a profile mismatch: left out of change-point detection", runId);
-            return;
+            return (run.CreatedAt, 0, "profile_mismatch");
         }
         var series = results.Where(r => !r.Result.Failed).Select(r => new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId,
             run.ProfileId, run.BranchId!.Value, r.Result.Direction == Direction.LowerIsBetter, $"{r.Result.Name} {r.Result.Measure} on {profile}")).ToList();
         await changePoints.UpdateAsync(series, ct);
         logger.LogInformation("Analysed run {RunId}: {Count} series updated", runId, series.Count);
+        return (run.CreatedAt, series.Count, "analysed");
     }
 }

@@ -4,6 +4,7 @@ using PerfService.Comparison;
 using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
 using PerfService.Data;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.Ingestion;
 
@@ -16,6 +17,8 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
 {
     public async Task<RunCreated> IngestAsync(Upload upload, string? idempotencyKey, RunPoster poster, CancellationToken ct)
     {
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+        using var activity = PerfTelemetry.Source.StartActivity("ingest run"); // the analysis job links back to it
         var m = upload.Metadata;
         RunValidator.Validate(m);
         if (idempotencyKey is { Length: > 200 }) throw new UploadException(400, "Invalid idempotency key", "Idempotency-Key is limited to 200 characters");
@@ -64,6 +67,8 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
         // own runs and cannot loosen or remove the targets main is held to.
         var declaresTargets = m.PullRequest is null && (m.Role ?? "head") == "head" && m.Branch == project.DefaultBranch;
         var created = await writer.WriteAsync(new RunWrite(project.Id, m.Project, profile.Id, m, idempotencyKey, upload.Files, parsed, poster, declaresTargets), ct);
+        activity?.SetTag(PerfTelemetry.RunIdTag, created.RunId);
+        if (!created.Duplicate) PerfTelemetry.RunIngested(m.Profile, created.Results, System.Diagnostics.Stopwatch.GetElapsedTime(started));
         // Also on a duplicate: if the first post stored the run but failed before queueing its analysis, the retry
         // queues it. Analysis is idempotent.
         RunAnalysisJob.Enqueue(jobs, created.RunId);

@@ -2,6 +2,7 @@ using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using PerfService.Data;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.PullRequests;
 
@@ -44,9 +45,15 @@ public sealed class PullRequestPublishJob(
         try
         {
             await publisher.PublishAsync(projectId, repo, report, ct);
+            PerfTelemetry.Published("published");
+        }
+        catch (Exception e) when (e is not (GitHubRateLimitedException or OperationCanceledException) && PerfTelemetry.PublishFailed())
+        {
+            throw; // never reached: the filter records and declines
         }
         catch (GitHubRateLimitedException e)
         {
+            PerfTelemetry.RateLimited(e.RetryAt - DateTimeOffset.UtcNow);
             // Failing would retry on Hangfire's fixed delays, possibly before the reset; come back when GitHub said.
             background.Schedule<PullRequestPublishJob>(j => j.RunAsync(projectId, pullRequest, CancellationToken.None), e.RetryAt);
             logger.LogWarning("GitHub rate limit for {Repository}; publishing #{Number} again at {RetryAt}", repo, pullRequest, e.RetryAt);

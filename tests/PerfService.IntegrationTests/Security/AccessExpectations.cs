@@ -88,6 +88,9 @@ public static class AccessExpectations
 
         ["POST /api/v1/projects"] = new(Door.ServiceAdmin, (_, _, n) => Json(HttpMethod.Post, "/api/v1/projects", new { slug = $"made-{n}", name = "m" })),
         ["* /hangfire/{**path}"] = new(Door.ServiceAdmin, (_, _, _) => Get("/hangfire")),
+        // Prometheus scrapes with a service-admin token (or from Telemetry:MetricsAllowedNetworks, empty by default).
+        ["* /metrics"] = new(Door.ServiceAdmin, (_, _, _) => Get("/metrics")),
+        ["GET /api/v1/service/status"] = new(Door.ServiceAdmin, (_, _, _) => Get("/api/v1/service/status")),
 
         ["POST /api/v1/github/webhook"] = new(Door.Signed, (_, _, _) => Json(HttpMethod.Post, "/api/v1/github/webhook", new { zen = "x" })),
     };

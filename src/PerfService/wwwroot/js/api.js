@@ -78,4 +78,5 @@ export const api = {
   job: (id) => get(`/api/v1/jobs/${enc(id)}`),
   pullReport: (slug, pr) => get(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/report`),
   approvePull: (slug, pr) => post(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/approve`),
+  serviceStatus: () => get('/api/v1/service/status'),
 };

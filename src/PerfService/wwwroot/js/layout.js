@@ -5,7 +5,7 @@ import { getToken, setToken } from './api.js';
 
 // run.html and pr.html are reached through links from the others and have no entry of their own.
 const pages = [['index.html', 'Projects'], ['explorer.html', 'Explorer'], ['compare.html', 'Compare'], ['alerts.html', 'Alerts'],
-  ['agents.html', 'Agents'], ['api.html', 'API']];
+  ['agents.html', 'Agents'], ['service.html', 'Service'], ['api.html', 'API']];
 
 export function initLayout() {
   // Pages answer with and without ".html" (and / is index), so compare bare names.

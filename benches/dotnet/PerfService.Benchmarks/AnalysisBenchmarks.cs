@@ -1,0 +1,150 @@
+using BenchmarkDotNet.Attributes;
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Reports;
+using ResultSummary = PerfService.Core.Results.Summary;
+using BenchmarkDotNet.Running;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
+using Npgsql;
+using PerfService.Comparison;
+using PerfService.Core.Contracts;
+using PerfService.Core.Parsing;
+using PerfService.Core.Results;
+using PerfService.Ingestion;
+
+namespace PerfService.Benchmarks;
+
+/// <summary>
+/// The background analysis of one main-branch run (targets, change-point update of every series it touched) for runs
+/// of 100, 1,000 and 10,000 results, each against a history of <see cref="HistoryRuns"/> earlier runs of the same
+/// benchmarks that were analysed first, so every series is updated incrementally as in steady state. The figure that
+/// matters is the "Series/s" column: series updated per second of analysis. Needs PERF_BENCH_DB.
+/// </summary>
+[Config(typeof(AnalysisBenchConfig))]
+public class AnalysisBenchmarks
+{
+    public const int HistoryRuns = 20;
+
+    [Params(100, 1_000, 10_000)]
+    public int Results { get; set; }
+
+    private WebApplicationFactory<Program> _app = null!;
+    private RunWriter _writer = null!;
+    private NpgsqlDataSource _db = null!;
+    private long _projectId;
+    private long _profileId;
+    private string _slug = "";
+    private int _commit;
+    private long _next;
+
+    [GlobalSetup]
+    public async Task Setup()
+    {
+        var cs = Environment.GetEnvironmentVariable("PERF_BENCH_DB") ?? throw new InvalidOperationException("PERF_BENCH_DB is not set; run ./perf bench");
+        await PerfService.Migrations.DatabaseMigrator.MigrateAsync(cs);
+        _db = NpgsqlDataSource.Create(cs);
+        _writer = new RunWriter(_db);
+        // The service's own wiring (scoped job, EF context, alert service); its Hangfire server stays idle, since these
+        // runs are written without queueing their analysis.
+        // In process, the factory would look for the service's content root next to the solution; pages are not needed.
+        if (Environment.GetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE") is null)
+            Environment.SetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE", AppContext.BaseDirectory);
+        _app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("ConnectionStrings:Perf", cs));
+        _ = _app.Services;
+        _slug = $"analysis-{Results}-{DateTime.UtcNow:HHmmss}";
+        await using (var cmd = _db.CreateCommand($"INSERT INTO projects (slug, name, default_branch, is_public, created_at) VALUES ('{_slug}', 'analysis', 'main', true, now()) RETURNING id"))
+            _projectId = (long)(await cmd.ExecuteScalarAsync())!;
+        await using (var cmd = _db.CreateCommand("SELECT id FROM profiles WHERE name = 'm1-pro'"))
+            _profileId = (long)(await cmd.ExecuteScalarAsync())!;
+        Console.WriteLine($"// history: {HistoryRuns} runs of {Results} results, each analysed");
+        for (var i = 0; i < HistoryRuns; i++) await AnalyseAsync(await WriteRunAsync());
+    }
+
+    [IterationSetup]
+    public void NextRun() => _next = WriteRunAsync().GetAwaiter().GetResult();
+
+    [Benchmark]
+    public Task AnalyseRun() => AnalyseAsync(_next);
+
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _app.Dispose();
+        _db.Dispose();
+    }
+
+    private async Task AnalyseAsync(long runId)
+    {
+        await using var scope = _app.Services.CreateAsyncScope();
+        await scope.ServiceProvider.GetRequiredService<RunAnalysisJob>().RunAsync(runId, CancellationToken.None);
+    }
+
+    private async Task<long> WriteRunAsync()
+    {
+        var commit = ++_commit;
+        var random = new Random(commit);
+        var results = Enumerable.Range(0, Results).Select(i =>
+        {
+            var samples = Enumerable.Range(0, 10).Select(_ => 100 + (i % 50) + random.NextDouble()).ToArray();
+            return new BenchmarkResult
+            {
+                Name = $"Analysis.Suite{i / 100}.Method{i % 100}", Job = ".NET 10.0", Measure = Measures.Time, Unit = "ns",
+                Value = samples.Average(), Samples = samples,
+                Summary = new ResultSummary { Mean = samples.Average(), Median = samples[5], StdDev = 0.3, Min = samples.Min(), Max = samples.Max(), N = 10 },
+            };
+        }).ToList();
+        var metadata = new RunMetadata
+        {
+            Project = _slug, Commit = commit.ToString("x8") + "0000000000000000000000000000000a", CommittedAt = new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero).AddHours(commit),
+            Branch = "main", Profile = "m1-pro", Suite = "analysis",
+        };
+        var parsed = new ParseResult("json", results, new Dictionary<string, string>(), []);
+        return (await _writer.WriteAsync(new RunWrite(_projectId, _slug, _profileId, metadata, null, [new Artifact("r.json", new byte[64])], parsed, new RunPoster(null, null, true, true), true), default)).RunId;
+    }
+}
+
+/// <summary>
+/// One job: each iteration analyses one fresh run (Monitoring, one invocation), in process — the cost is in the
+/// database round trips and the detector, and a separate build of the boilerplate timed out (2 min) on a busy 2-core
+/// machine. <see cref="BenchConfig"/>'s diagnoser and export, plus the throughput column: series updated per second.
+/// </summary>
+public sealed class AnalysisBenchConfig : ManualConfig
+{
+    public AnalysisBenchConfig()
+    {
+        AddJob(Job.Default.WithStrategy(RunStrategy.Monitoring).WithWarmupCount(1).WithIterationCount(5).WithInvocationCount(1).WithUnrollFactor(1)
+            .WithToolchain(BenchmarkDotNet.Toolchains.InProcess.Emit.InProcessEmitToolchain.Instance));
+        AddDiagnoser(BenchmarkDotNet.Diagnosers.MemoryDiagnoser.Default);
+        AddExporter(BenchmarkDotNet.Exporters.Json.JsonExporter.Full);
+        AddColumn(new SeriesPerSecondColumn());
+    }
+
+    private sealed class SeriesPerSecondColumn : IColumn
+    {
+        public string Id => "SeriesPerSecond";
+        public string ColumnName => "Series/s";
+        public bool AlwaysShow => true;
+        public ColumnCategory Category => ColumnCategory.Custom;
+        public int PriorityInCategory => 0;
+        public bool IsNumeric => true;
+        public UnitType UnitType => UnitType.Dimensionless;
+        public string Legend => "Series updated per second of analysis (results of the run / mean time)";
+
+        public string GetValue(BenchmarkDotNet.Reports.Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, SummaryStyle.Default);
+
+        public string GetValue(BenchmarkDotNet.Reports.Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style)
+        {
+            var mean = summary[benchmarkCase]?.ResultStatistics?.Mean;
+            var results = benchmarkCase.Parameters[nameof(AnalysisBenchmarks.Results)];
+            return mean is > 0 && results is int n ? (n / (mean.Value / 1e9)).ToString("N0", System.Globalization.CultureInfo.InvariantCulture) : "-";
+        }
+
+        public bool IsAvailable(BenchmarkDotNet.Reports.Summary summary) => true;
+
+        public bool IsDefault(BenchmarkDotNet.Reports.Summary summary, BenchmarkCase benchmarkCase) => false;
+    }
+}

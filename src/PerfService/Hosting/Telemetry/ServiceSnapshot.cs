@@ -1,0 +1,93 @@
+using Hangfire;
+using Microsoft.Extensions.Options;
+using Npgsql;
+
+namespace PerfService.Hosting.Telemetry;
+
+/// <summary>The figures an operator reads from the database: shared by the Prometheus gauges and the Service page.</summary>
+public sealed record ServiceStatus(
+    DateTimeOffset At,
+    IReadOnlyList<JobCount> Jobs,
+    IReadOnlyList<AgentCount> Agents,
+    IReadOnlyList<QueueLength> Queues,
+    BackgroundCounts Background);
+
+/// <summary>Benchmark jobs waiting for or held by an agent, per profile.</summary>
+public sealed record JobCount(string State, string Profile, long Count, double OldestSeconds);
+
+public sealed record AgentCount(string Profile, long Online, long Registered);
+
+/// <param name="OldestSeconds">Age of the oldest job waiting in the queue: how far behind the background workers are.</param>
+public sealed record QueueLength(string Queue, long Length, double OldestSeconds);
+
+/// <summary>Hangfire's totals: <see cref="Failed"/> are jobs that exhausted their retries and wait for an operator.</summary>
+public sealed record BackgroundCounts(long Enqueued, long Scheduled, long Processing, long Failed, long Succeeded, long Servers);
+
+/// <summary>
+/// Reads <see cref="ServiceStatus"/> with a few cheap statements (active jobs by an index, agents, Hangfire's
+/// monitoring API) and keeps it for <see cref="TelemetryOptions.SnapshotSeconds"/>, so frequent scrapes and page
+/// refreshes cost the database one read per interval.
+/// </summary>
+public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage storage, IOptions<TelemetryOptions> options, TimeProvider time)
+{
+    private const string DefaultQueue = "default";
+    private static readonly string[] ActiveStates = ["Queued", "Running"];
+    private readonly SemaphoreSlim _gate = new(1, 1);
+    private ServiceStatus? _last;
+
+    public async Task<ServiceStatus> GetAsync(CancellationToken ct)
+    {
+        var maxAge = TimeSpan.FromSeconds(options.Value.SnapshotSeconds);
+        if (_last is { } fresh && time.GetUtcNow() - fresh.At < maxAge) return fresh;
+        await _gate.WaitAsync(ct);
+        try
+        {
+            if (_last is { } again && time.GetUtcNow() - again.At < maxAge) return again;
+            return _last = await ReadAsync(ct);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    private async Task<ServiceStatus> ReadAsync(CancellationToken ct)
+    {
+        var now = time.GetUtcNow();
+        var jobs = new List<JobCount>();
+        await using (var cmd = dataSource.CreateCommand("""
+            SELECT j.state, p.name, count(*), coalesce(extract(epoch FROM now() - min(j.created_at)), 0)::float8
+            FROM jobs j JOIN profiles p ON p.id = j.profile_id
+            WHERE j.state IN ('Queued', 'Running')
+            GROUP BY j.state, p.name ORDER BY p.name, j.state
+            """))
+        await using (var r = await cmd.ExecuteReaderAsync(ct))
+            while (await r.ReadAsync(ct)) jobs.Add(new JobCount(r.GetString(0), r.GetString(1), r.GetInt64(2), r.GetDouble(3)));
+
+        var agents = new List<AgentCount>();
+        await using (var cmd = dataSource.CreateCommand("""
+            SELECT p.name, count(a.id) FILTER (WHERE a.last_seen_at > now() - make_interval(secs => $1)), count(a.id)
+            FROM profiles p LEFT JOIN agents a ON a.profile_id = p.id
+            GROUP BY p.name ORDER BY p.name
+            """))
+        {
+            cmd.Parameters.Add(new() { Value = (double)options.Value.AgentOnlineSeconds });
+            await using var r = await cmd.ExecuteReaderAsync(ct);
+            while (await r.ReadAsync(ct)) agents.Add(new AgentCount(r.GetString(0), r.GetInt64(1), r.GetInt64(2)));
+        }
+
+        // Every profile gets a row per active state, zero included, so a gauge (and an alert on it) never disappears.
+        jobs = [.. agents.SelectMany(a => ActiveStates.Select(state =>
+            jobs.FirstOrDefault(j => j.Profile == a.Profile && j.State == state) ?? new JobCount(state, a.Profile, 0, 0)))];
+
+        // Hangfire's monitoring API is synchronous; it reads a few small tables.
+        var monitoring = storage.GetMonitoringApi();
+        var stats = monitoring.GetStatistics();
+        var queues = monitoring.Queues().Select(q => new QueueLength(q.Name, q.Length,
+            q.FirstJobs.Select(j => j.Value?.EnqueuedAt).Where(t => t is not null).Select(t => (now - new DateTimeOffset(DateTime.SpecifyKind(t!.Value, DateTimeKind.Utc))).TotalSeconds)
+                .DefaultIfEmpty(0).Max())).ToList();
+        if (!queues.Any(q => q.Queue == DefaultQueue)) queues.Insert(0, new QueueLength(DefaultQueue, 0, 0));
+        var background = new BackgroundCounts(stats.Enqueued, stats.Scheduled, stats.Processing, stats.Failed, stats.Succeeded, stats.Servers);
+        return new ServiceStatus(now, jobs, agents, queues, background);
+    }
+}

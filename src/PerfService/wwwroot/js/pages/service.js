@@ -1,0 +1,59 @@
+// Service status for admins (GET /api/v1/service/status): the same essentials as the Prometheus metrics, so a team
+// without Prometheus still sees the analysis backlog, failed background jobs, queued benchmark jobs and agents online.
+import { api, ApiError, getToken } from '../api.js';
+import { el, $, clear, showError, badge, fmtNumber, outcomeKinds } from '../dom.js';
+import { initLayout, askToken } from '../layout.js';
+
+initLayout();
+
+/** Seconds as "12 s", "4.5 min", "2.1 h". */
+function age(seconds) {
+  if (!seconds) return '–';
+  if (seconds < 90) return `${seconds.toFixed(0)} s`;
+  if (seconds < 5400) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+function needToken() {
+  clear($('#background'), el('p', { id: 'service-token' }, 'This page needs an admin token (bound to no project). ',
+    el('button', { type: 'button', class: 'link', onclick: () => askToken('Paste an admin API token.').then(load) }, 'Set token')));
+}
+
+async function load() {
+  // Without a token the answer is a certain 401: ask first rather than make the request.
+  if (!getToken()) {
+    needToken();
+    return;
+  }
+  try {
+    const s = await api.serviceStatus();
+    const b = s.background;
+    clear($('#background'), table(['Waiting', 'Scheduled (retries, GitHub waits)', 'Running', 'Failed (retries exhausted)', 'Succeeded', 'Workers (servers)'],
+      [[fmtNumber(b.enqueued), fmtNumber(b.scheduled), fmtNumber(b.processing),
+        b.failed ? badge(String(b.failed), { [String(b.failed)]: 'bad' }) : '0', fmtNumber(b.succeeded),
+        b.servers ? String(b.servers) : badge('none', { none: 'bad' })]], 'background-table'));
+    clear($('#queues'), s.queues.some((q) => q.length > 0)
+      ? table(['Queue', 'Waiting', 'Oldest waiting (analysis lag)'], s.queues.map((q) => [q.queue, fmtNumber(q.length), age(q.oldestSeconds)]), 'queue-table')
+      : el('p', { class: 'muted' }, 'No background job is waiting.'));
+    const jobs = s.jobs.filter((j) => j.count > 0);
+    clear($('#jobs'), jobs.length
+      ? table(['Profile', 'State', 'Jobs', 'Oldest'], jobs.map((j) => [j.profile, badge(j.state, outcomeKinds), fmtNumber(j.count), age(j.oldestSeconds)]), 'job-table')
+      : el('p', { class: 'muted' }, 'No benchmark job is queued or running.'));
+    clear($('#agent-profiles'), table(['Profile', 'Online', 'Registered'], s.agents.map((a) => [
+      a.profile, a.registered && !a.online ? badge('0 online', { '0 online': 'bad' }) : String(a.online), String(a.registered)]), 'agent-profile-table'));
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+      needToken();
+      return;
+    }
+    showError($('#background'), e);
+  }
+}
+
+function table(heads, rows, id) {
+  return el('table', { class: 'data', id }, el('thead', {}, el('tr', {}, heads.map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, rows.map((cells) => el('tr', {}, cells.map((c) => el('td', {}, c))))));
+}
+
+await load();
+setInterval(load, 15000);
