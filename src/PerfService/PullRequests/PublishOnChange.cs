@@ -1,7 +1,7 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Comparison;
-using PerfService.Dashboard;
+using PerfService.Alerts;
 using PerfService.Data;
 
 namespace PerfService.PullRequests;

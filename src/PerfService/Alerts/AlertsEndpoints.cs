@@ -2,10 +2,11 @@ using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
+using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
-namespace PerfService.Dashboard;
+namespace PerfService.Alerts;
 
 internal static class AlertsEndpoints
 {
@@ -57,12 +58,12 @@ internal static class AlertsEndpoints
         return new AlertDetailDto(dto, events.Select(e => new AlertEventDto(e.Id, e.FromState?.ToString(), e.ToState.ToString(), e.Actor, e.Reason, e.At)).ToList());
     }
 
-    private static IQueryable<AlertDto> Project(PerfDbContext db, IQueryable<Alert> alerts) =>
+    internal static IQueryable<AlertDto> Project(PerfDbContext db, IQueryable<Alert> alerts) =>
         alerts.Select(a => new AlertDto(a.Id,
             db.Projects.Where(p => p.Id == a.ProjectId).Select(p => p.Slug).First(),
             a.Kind.ToString(), a.State.ToString(), a.BenchmarkId,
             db.Benchmarks.Where(b => b.Id == a.BenchmarkId).Select(b => b.Key).FirstOrDefault(),
             db.Measures.Where(m => m.Id == a.MeasureId).Select(m => m.Name).FirstOrDefault(),
             db.Profiles.Where(p => p.Id == a.ProfileId).Select(p => p.Name).FirstOrDefault(),
-            a.RunId, a.FromCommit, a.ToCommit, a.Summary, a.IssueUrl, a.CreatedAt, a.UpdatedAt));
+            a.RunId, a.FromCommit, a.ToCommit, a.Summary, a.IssueUrl, a.CreatedAt, a.UpdatedAt, a.AlertGroupId, a.Change));
 }

@@ -1,4 +1,4 @@
-namespace PerfService.Dashboard;
+namespace PerfService.Alerts;
 
 /// <summary>
 /// Told after an alert's state changed through triage (the change is already committed). Register any number with DI
