@@ -10,9 +10,10 @@ namespace PerfService.Alerts;
 
 internal static class AlertsEndpoints
 {
-    /// <summary>Alerts of the visible projects, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged).</summary>
+    /// <summary>Alerts of the visible projects, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged);
+    /// <c>ungrouped=true</c> keeps the alerts in no group (those opened before groups existed).</summary>
     public static async Task<Results<Ok<Page<AlertDto>>, ProblemHttpResult>> List(
-        string? project, string? state, string? profile, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user,
+        string? project, string? state, string? profile, bool? ungrouped, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user,
         HttpRequest request, CancellationToken ct)
     {
         var alerts = db.Alerts.AsNoTracking();
@@ -28,6 +29,7 @@ internal static class AlertsEndpoints
             alerts = alerts.Where(a => a.State == s);
         }
         if (profile is not null) alerts = alerts.Where(a => db.Profiles.Any(p => p.Id == a.ProfileId && p.Name == profile));
+        if (ungrouped == true) alerts = alerts.Where(a => a.AlertGroupId == null);
         if (cursor is not null)
         {
             if (!Cursor.TryDecodeId(cursor, out var before)) return Problems.BadRequest("cursor is not one this API gave out");
