@@ -51,14 +51,15 @@ function groupRow(g) {
     el('td', {}, el('a', { href: `alerts.html?group=${g.id}` }, `#${g.id}`)),
     el('td', {}, g.project),
     el('td', {}, badge(g.state, outcomeKinds)),
-    el('td', { class: 'mono' }, commitRange(g.fromCommit, g.toCommit)),
+    el('td', { class: 'mono nowrap' }, commitRange(g.fromCommit, g.toCommit)),
     el('td', {}, covers(g)),
     el('td', { class: 'num' }, change(g.largestChange)),
     el('td', { class: 'num' }, change(g.medianChange)),
     el('td', { title: g.updatedAt }, timeAgo(g.updatedAt)),
     el('td', { class: 'actions' },
-      g.benchmarks.length ? el('a', { class: 'small explorer', href: explorerLink(g) }, 'Explorer') : null,
-      g.issueUrl ? el('a', { class: 'small', href: g.issueUrl, rel: 'noopener noreferrer', target: '_blank' }, 'issue') : null,
+      el('div', { class: 'links small' },
+        g.benchmarks.length ? el('a', { class: 'explorer', href: explorerLink(g), title: 'The group\'s benchmarks and profiles in the explorer' }, 'Open in explorer') : null,
+        g.issueUrl ? [' · ', el('a', { class: 'issue', href: g.issueUrl, rel: 'noopener noreferrer', target: '_blank' }, 'issue')] : null),
       triageButtons(g, (to) => triage(g, to, (updated) => refresh(tr, updated), { group: true }))));
   toggle.addEventListener('click', () => (toggle.getAttribute('aria-expanded') === 'true' ? collapse(tr) : expand(tr, g)));
   return tr;

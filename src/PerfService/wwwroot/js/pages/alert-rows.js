@@ -17,7 +17,7 @@ export function alertRow(a, onChanged) {
     el('td', {}, badge(a.state, outcomeKinds)),
     el('td', {}, a.benchmarkId ? el('a', { href: `explorer.html?${new URLSearchParams({ project: a.project, b: a.benchmarkId, measure: a.measure ?? '', ...(a.profile ? { profile: a.profile } : {}) })}` }, a.benchmark) : '–',
       a.measure ? el('span', { class: 'muted' }, ` · ${a.measure}`) : null),
-    el('td', {}, a.profile ?? '–'),
+    el('td', { class: 'nowrap' }, a.profile ?? '–'),
     el('td', { class: 'mono' }, commitRange(a.fromCommit, a.toCommit)),
     el('td', {}, a.summary, a.issueUrl ? [' ', el('a', { href: a.issueUrl, rel: 'noopener noreferrer', target: '_blank' }, 'issue')] : null),
     el('td', { title: a.updatedAt }, timeAgo(a.updatedAt)),
