@@ -14,13 +14,19 @@ public sealed partial class AlertService
     {
         foreach (var project in opened.GroupBy(a => a.ProjectId))
         {
-            // Analyses of several profiles raise the alerts of one slowdown at once: one of them groups at a time.
-            await db.Database.ExecuteSqlInterpolatedAsync(
-                $"SELECT pg_advisory_xact_lock(hashtextextended({$"alert-groups:{project.Key}"}, 0))", ct);
+            await LockGroupsAsync(project.Key, ct);
             var times = await CommitTimesAsync(project.Key, project.SelectMany(a => new[] { a.FromCommit, a.ToCommit }), ct);
             foreach (var alert in project) await JoinAsync(alert, times, now, ct);
         }
     }
+
+    /// <summary>
+    /// Analyses of several profiles raise the alerts of one slowdown at once: one of them groups at a time, to the end
+    /// of its transaction. A caller that takes other advisory locks of the project in the same transaction (the
+    /// bisector) takes this one first, so two analyses never wait on each other in opposite order.
+    /// </summary>
+    public Task LockGroupsAsync(long projectId, CancellationToken ct) =>
+        db.Database.ExecuteSqlInterpolatedAsync($"SELECT pg_advisory_xact_lock(hashtextextended({$"alert-groups:{projectId}"}, 0))", ct);
 
     private async Task JoinAsync(Alert alert, Dictionary<string, DateTimeOffset> times, DateTimeOffset now, CancellationToken ct)
     {

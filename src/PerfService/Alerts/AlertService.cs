@@ -15,16 +15,17 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
 
     /// <summary>Opens an alert unless an open one exists for the same series and group (re-analysis is idempotent).
     /// Returns the open alert either way.</summary>
-    public async Task<Alert> OpenAsync(Alert alert, string reason, CancellationToken ct) => (await OpenManyAsync([alert], reason, ct))[0];
+    public async Task<Alert> OpenAsync(Alert alert, string reason, CancellationToken ct) => (await OpenManyAsync([new(alert, reason)], ct))[0];
 
     /// <summary>
     /// Opens a batch of alerts (e.g. every change point one analysis found) with a few statements: one lookup of the
     /// open twins, one insert, one grouping pass per project. Returns, in input order, the alert now open for each
     /// candidate: the new one, or the twin that was already open.
     /// </summary>
-    public async Task<IReadOnlyList<Alert>> OpenManyAsync(IReadOnlyList<Alert> candidates, string reason, CancellationToken ct)
+    public async Task<IReadOnlyList<Alert>> OpenManyAsync(IReadOnlyList<AlertOpening> openings, CancellationToken ct)
     {
-        if (candidates.Count == 0) return [];
+        if (openings.Count == 0) return [];
+        var candidates = openings.Select(o => o.Alert).ToList();
         // Grouping takes a lock held to the end of the transaction: the caller's when there is one, else our own.
         await using var tx = db.Database.CurrentTransaction is null ? await db.Database.BeginTransactionAsync(ct) : null;
         var projectIds = candidates.Select(a => a.ProjectId).Distinct().ToArray();
@@ -35,7 +36,8 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
         var now = DateTimeOffset.UtcNow;
         var result = new List<Alert>(candidates.Count);
         var opened = new List<Alert>();
-        foreach (var alert in candidates)
+        var reasons = new List<string>();
+        foreach (var (alert, reason) in openings)
         {
             var twin = open.FirstOrDefault(a => a.ProjectId == alert.ProjectId && a.GroupKey == alert.GroupKey && a.Kind == alert.Kind
                 && a.BenchmarkId == alert.BenchmarkId && a.MeasureId == alert.MeasureId && a.ProfileId == alert.ProfileId);
@@ -49,12 +51,13 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
             db.Alerts.Add(alert);
             open.Add(alert);
             opened.Add(alert);
+            reasons.Add(reason);
             result.Add(alert);
         }
         if (opened.Count == 0) return result;
         await db.SaveChangesAsync(ct);
-        foreach (var alert in opened)
-            db.AlertEvents.Add(new AlertEvent { AlertId = alert.Id, FromState = null, ToState = AlertState.Active, Actor = System, Reason = reason, At = now });
+        for (var i = 0; i < opened.Count; i++)
+            db.AlertEvents.Add(new AlertEvent { AlertId = opened[i].Id, FromState = null, ToState = AlertState.Active, Actor = System, Reason = reasons[i], At = now });
         await GroupAsync(opened, now, ct);
         await db.SaveChangesAsync(ct);
         if (tx is not null) await tx.CommitAsync(ct);
@@ -126,3 +129,6 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
 
 /// <summary>A change of an alert's issue link: <see cref="Url"/> null removes it.</summary>
 public sealed record IssueLink(string? Url);
+
+/// <summary>An alert to open and why (the reason of its first event).</summary>
+public sealed record AlertOpening(Alert Alert, string Reason);

@@ -20,7 +20,9 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, IOptions<Job
     {
         var state = BisectState.Read(alert.Details);
         if (!project.Bisect || state?.Done == true || alert.FromCommit is null || alert.ToCommit is null) return false;
-        // Every series of a run that moved asks about the same range at once: one of them decides at a time.
+        // Every series of a run that moved asks about the same range at once: one of them decides at a time. The alert
+        // groups' lock comes first, in the order every analysis takes them.
+        await alerts.LockGroupsAsync(project.Id, ct);
         await db.Database.ExecuteSqlInterpolatedAsync(
             $"SELECT pg_advisory_xact_lock(hashtextextended({$"bisect:{project.Id}:{profileId}"}, 0))", ct);
 

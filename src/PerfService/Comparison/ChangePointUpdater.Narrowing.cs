@@ -1,6 +1,5 @@
 using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
-using PerfService.Alerts;
 using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data.Entities;

@@ -25,7 +25,7 @@ public sealed record SeriesLineDto(string Profile, IReadOnlyList<SeriesPointDto>
 /// <summary>An alert on the series: a regression, a change point or a missed target, in the commit range after
 /// <paramref name="FromCommit"/> up to <paramref name="ToCommit"/> (placed at <paramref name="At"/>, that commit's time).</summary>
 public sealed record SeriesMarkerDto(long AlertId, string Kind, string State, string? Profile, string? FromCommit, string? ToCommit,
-    DateTimeOffset? At, string Summary);
+    DateTimeOffset? At, string Summary, long? GroupId = null);
 
 public sealed record SeriesBenchmarkDto(long Id, string Key, string Name, string Suite, IReadOnlyDictionary<string, string> Parameters, string? Job);
 

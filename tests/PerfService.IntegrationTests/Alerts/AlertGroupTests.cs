@@ -122,6 +122,30 @@ public class AlertGroupTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
     }
 
     [Fact]
+    public async Task A_batch_opens_each_alert_once_returns_open_twins_and_groups_through_its_own_members()
+    {
+        const string slug = "groups-batch";
+        var s = await SeedAsync(slug);
+        var existing = (await OpenAsync(ChangePoint(s, slug, 2, 4, 0, 0, 0.2)))[0];
+        await using var scope = app.Services.CreateAsyncScope();
+        var service = scope.ServiceProvider.GetRequiredService<AlertService>();
+        // The first overlaps nothing stored; the second bridges it to the stored alert; the third is the stored one again.
+        var result = await service.OpenManyAsync([
+            new AlertOpening(ChangePoint(s, slug, 6, 8, 1, 0, 0.3), "first"),
+            new AlertOpening(ChangePoint(s, slug, 3, 7, 2, 0, 0.25), "second"),
+            new AlertOpening(ChangePoint(s, slug, 2, 4, 0, 0, 0.2), "again"),
+        ], CancellationToken.None);
+
+        Assert.Equal(existing.Id, result[2].Id);
+        Assert.Equal(3, await app.WithDbAsync(db => db.Alerts.CountAsync(a => a.ProjectId == s.ProjectId)));
+        var groups = await GroupsAsync([existing, result[0], result[1]]);
+        Assert.Single(groups.Values.Distinct());
+        Assert.Equal(1, await app.WithDbAsync(db => db.AlertGroups.CountAsync(g => g.ProjectId == s.ProjectId)));
+        Assert.Equal(["first", "second"], await app.WithDbAsync(db => db.AlertEvents
+            .Where(e => e.AlertId == result[0].Id || e.AlertId == result[1].Id).Where(e => e.FromState == null).OrderBy(e => e.AlertId).Select(e => e.Reason!).ToListAsync()));
+    }
+
+    [Fact]
     public async Task Alerts_of_different_projects_never_group_even_at_the_same_commits_and_times()
     {
         var one = await SeedAsync("groups-proj-one");
