@@ -61,7 +61,7 @@ public class AlertGroupsPageTests(DashboardSite site)
         Assert.Single(b.Driver.FindElements(By.CssSelector("tr.group")));
         Assert.Contains("2 benchmarks · 2 profiles", row.Text);
         Assert.Contains("+38.0%", row.Text); // the largest change
-        var explorer = row.FindElement(By.CssSelector("a.explorer")).GetAttribute("href")!;
+        var explorer = row.FindElement(By.CssSelector("a.explorer-link")).GetAttribute("href")!;
         Assert.Contains($"b={string.Join("%2C", benchmarks)}", explorer);
         Assert.Contains("profile=i7-4790k", explorer);
         Assert.Contains("profile=ryzen-9950x", explorer);
@@ -95,6 +95,14 @@ public class AlertGroupsPageTests(DashboardSite site)
         // The group's own page, as the pull-request comment links it.
         b.Open(site.Url($"/alerts.html?group={group}"));
         b.WaitFor($"#group-detail tr[data-members='{group}'] tr[data-alert='{members[0]}']");
+        b.Screenshot("alert-group-page");
+        Assert.Empty(b.Errors());
+
+        // All projects: the group is there with the demo project's ungrouped alerts listed below the groups.
+        b.Open(site.Url("/alerts.html"));
+        b.WaitFor($"tr[data-group='{group}']");
+        b.WaitFor("#ungrouped-alerts tr[data-alert]");
+        b.Screenshot("alert-groups-all-projects");
         Assert.Empty(b.Errors());
     }
 }

@@ -58,7 +58,7 @@ function groupRow(g) {
     el('td', { title: g.updatedAt }, timeAgo(g.updatedAt)),
     el('td', { class: 'actions' },
       el('div', { class: 'links small' },
-        g.benchmarks.length ? el('a', { class: 'explorer', href: explorerLink(g), title: 'The group\'s benchmarks and profiles in the explorer' }, 'Open in explorer') : null,
+        g.benchmarks.length ? el('a', { class: 'explorer-link', href: explorerLink(g), title: 'The group\'s benchmarks and profiles in the explorer' }, 'Open in explorer') : null,
         g.issueUrl ? [' · ', el('a', { class: 'issue', href: g.issueUrl, rel: 'noopener noreferrer', target: '_blank' }, 'issue')] : null),
       triageButtons(g, (to) => triage(g, to, (updated) => refresh(tr, updated), { group: true }))));
   toggle.addEventListener('click', () => (toggle.getAttribute('aria-expanded') === 'true' ? collapse(tr) : expand(tr, g)));
