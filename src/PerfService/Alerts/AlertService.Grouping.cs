@@ -12,7 +12,8 @@ public sealed partial class AlertService
     /// </summary>
     private async Task GroupAsync(List<Alert> opened, DateTimeOffset now, CancellationToken ct)
     {
-        foreach (var project in opened.GroupBy(a => a.ProjectId))
+        // Projects in id order: two batches spanning the same projects take their locks in the same order.
+        foreach (var project in opened.GroupBy(a => a.ProjectId).OrderBy(g => g.Key))
         {
             await LockGroupsAsync(project.Key, ct);
             var times = await CommitTimesAsync(project.Key, project.SelectMany(a => new[] { a.FromCommit, a.ToCommit }), ct);

@@ -73,15 +73,14 @@ internal sealed class AlertTriage(PerfDbContext db, AlertService alerts, IServic
             return;
         }
         foreach (var listener in listeners)
-        foreach (var id in ids)
         {
             try
             {
-                await listener.OnAlertChangedAsync(id, ct);
+                await listener.OnAlertsChangedAsync(ids, ct);
             }
             catch (Exception e) when (e is not OperationCanceledException)
             {
-                logger.LogWarning(e, "Alert state listener {Listener} failed for alert {AlertId}", listener.GetType().Name, id);
+                logger.LogWarning(e, "Alert state listener {Listener} failed for alerts {AlertIds}", listener.GetType().Name, ids);
             }
         }
     }
