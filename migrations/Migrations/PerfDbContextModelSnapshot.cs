@@ -86,9 +86,17 @@ namespace PerfService.Migrations.Migrations
 
                     NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
 
+                    b.Property<long?>("AlertGroupId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("alert_group_id");
+
                     b.Property<long?>("BenchmarkId")
                         .HasColumnType("bigint")
                         .HasColumnName("benchmark_id");
+
+                    b.Property<double?>("Change")
+                        .HasColumnType("double precision")
+                        .HasColumnName("change");
 
                     b.Property<DateTimeOffset>("CreatedAt")
                         .HasColumnType("timestamp with time zone")
@@ -159,6 +167,9 @@ namespace PerfService.Migrations.Migrations
                     b.HasKey("Id")
                         .HasName("pk_alerts");
 
+                    b.HasIndex("AlertGroupId")
+                        .HasDatabaseName("ix_alerts_alert_group_id");
+
                     b.HasIndex("MeasureId")
                         .HasDatabaseName("ix_alerts_measure_id");
 
@@ -222,6 +233,73 @@ namespace PerfService.Migrations.Migrations
                         .HasDatabaseName("ix_alert_events_alert_id");
 
                     b.ToTable("alert_events", (string)null);
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.AlertGroup", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<DateTimeOffset>("CreatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("created_at");
+
+                    b.Property<DateTimeOffset?>("FromAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("from_at");
+
+                    b.Property<string>("FromCommit")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("from_commit");
+
+                    b.Property<string>("IssueUrl")
+                        .HasColumnType("text")
+                        .HasColumnName("issue_url");
+
+                    b.Property<long>("ProjectId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("project_id");
+
+                    b.Property<string>("Scope")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("character varying(200)")
+                        .HasColumnName("scope");
+
+                    b.Property<string>("State")
+                        .IsRequired()
+                        .HasMaxLength(32)
+                        .HasColumnType("character varying(32)")
+                        .HasColumnName("state");
+
+                    b.Property<DateTimeOffset?>("ToAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("to_at");
+
+                    b.Property<string>("ToCommit")
+                        .HasMaxLength(64)
+                        .HasColumnType("character varying(64)")
+                        .HasColumnName("to_commit");
+
+                    b.Property<DateTimeOffset>("UpdatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("updated_at");
+
+                    b.HasKey("Id")
+                        .HasName("pk_alert_groups");
+
+                    b.HasIndex("ProjectId", "Scope", "ToAt")
+                        .HasDatabaseName("ix_alert_groups_project_id_scope_to_at");
+
+                    b.HasIndex("ProjectId", "State", "Id")
+                        .HasDatabaseName("ix_alert_groups_project_id_state_id");
+
+                    b.ToTable("alert_groups", (string)null);
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.ApiToken", b =>
@@ -1588,6 +1666,12 @@ namespace PerfService.Migrations.Migrations
 
             modelBuilder.Entity("PerfService.Data.Entities.Alert", b =>
                 {
+                    b.HasOne("PerfService.Data.Entities.AlertGroup", null)
+                        .WithMany()
+                        .HasForeignKey("AlertGroupId")
+                        .OnDelete(DeleteBehavior.SetNull)
+                        .HasConstraintName("fk_alerts_alert_groups_alert_group_id");
+
                     b.HasOne("PerfService.Data.Entities.Benchmark", null)
                         .WithMany()
                         .HasForeignKey("BenchmarkId")
@@ -1626,6 +1710,16 @@ namespace PerfService.Migrations.Migrations
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired()
                         .HasConstraintName("fk_alert_events_alerts_alert_id");
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.AlertGroup", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Project", null)
+                        .WithMany()
+                        .HasForeignKey("ProjectId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_alert_groups_projects_project_id");
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.ApiToken", b =>

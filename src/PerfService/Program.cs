@@ -1,4 +1,5 @@
 using PerfService.Access;
+using PerfService.Alerts;
 using PerfService.AgentJobs;
 using PerfService.Auth;
 using PerfService.Background;
@@ -21,6 +22,7 @@ builder.AddPerfData();
 builder.AddPerfAuth();
 builder.AddIngestion();
 builder.AddAgentJobs();
+builder.AddAlerts();
 builder.AddComparison();
 builder.AddBisection();
 builder.AddBackgroundJobs();

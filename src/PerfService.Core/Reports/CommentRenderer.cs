@@ -103,6 +103,10 @@ public static class CommentRenderer
         sb.Append("Head ").Append(MarkdownText.Code(Short(report.HeadCommit)));
         if (report.BaseCommit is { } baseCommit) sb.Append(" compared with base ").Append(MarkdownText.Code(Short(baseCommit)));
         if (url is not null) sb.Append(" · [Open in the PerfService dashboard](").Append(url).Append(')');
+        // The regressions' alert group, where they are triaged together (one per head, as alerts group by range).
+        foreach (var group in report.Rows.Where(r => r.AlertGroupId is not null && MarkdownText.Url(r.AlertGroupUrl) is not null)
+                     .DistinctBy(r => r.AlertGroupId).Take(3))
+            sb.Append(" · [Alert group #").Append(group.AlertGroupId).Append("](").Append(MarkdownText.Url(group.AlertGroupUrl)).Append(')');
         sb.Append("\n\n");
     }
 

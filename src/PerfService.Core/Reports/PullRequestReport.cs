@@ -52,6 +52,10 @@ public sealed record ReportRow
     public string? ExplorerUrl { get; init; }
     /// <summary>The same link relative to the dashboard's root, for the dashboard's own pages.</summary>
     public string? ExplorerPath { get; init; }
+    /// <summary>The alert group the regression's alert belongs to (its triage happens there), when it has one.</summary>
+    public long? AlertGroupId { get; init; }
+    /// <summary>Absolute link to that group on the dashboard's alerts page; null without the public URL.</summary>
+    public string? AlertGroupUrl { get; init; }
     /// <summary>Recent points of this series on the default branch, oldest first. Filled for regressions only, and
     /// bounded (the builder keeps the last few dozen), so a report with thousands of rows stays small.</summary>
     public IReadOnlyList<HistoryPoint> History { get; init; } = [];

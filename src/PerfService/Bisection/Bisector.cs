@@ -13,14 +13,16 @@ namespace PerfService.Bisection;
 /// the middle of the range; when its run lands, the series replays, the alert narrows, and the next call queues the
 /// next one. Works inside the change-point updater's transaction, so a job and the alert that asked for it commit together.
 /// </summary>
-public sealed class Bisector(PerfDbContext db, IOptions<JobOptions> options, ILogger<Bisector> logger)
+public sealed class Bisector(PerfDbContext db, AlertService alerts, IOptions<JobOptions> options, ILogger<Bisector> logger)
 {
     /// <summary>Queues at most one job; true when it did (the caller wakes the agents after committing).</summary>
     public async Task<bool> ConsiderAsync(Project project, long profileId, Alert alert, DateTimeOffset fromAt, DateTimeOffset toAt, CancellationToken ct)
     {
         var state = BisectState.Read(alert.Details);
         if (!project.Bisect || state?.Done == true || alert.FromCommit is null || alert.ToCommit is null) return false;
-        // Every series of a run that moved asks about the same range at once: one of them decides at a time.
+        // Every series of a run that moved asks about the same range at once: one of them decides at a time. The alert
+        // groups' lock comes first, in the order every analysis takes them.
+        await alerts.LockGroupsAsync(project.Id, ct);
         await db.Database.ExecuteSqlInterpolatedAsync(
             $"SELECT pg_advisory_xact_lock(hashtextextended({$"bisect:{project.Id}:{profileId}"}, 0))", ct);
 
@@ -59,12 +61,9 @@ public sealed class Bisector(PerfDbContext db, IOptions<JobOptions> options, ILo
             Priority = JobScheduler.RerunPriority, State = JobState.Queued, MaxAttempts = options.Value.MaxAttempts, Rounds = 1, CreatedAt = now,
         });
         alert.Details = state.WriteInto(alert.Details);
-        db.AlertEvents.Add(new AlertEvent
-        {
-            AlertId = alert.Id, FromState = alert.State, ToState = alert.State, Actor = AlertService.System, At = now,
-            Reason = $"bisecting: queued a run of {Short(sha)}, {next + 1} of the {between.Count} untested commits between {Short(alert.FromCommit)} and {Short(alert.ToCommit)} (job {spent + 1} of at most {state.Cap})",
-        });
-        await db.SaveChangesAsync(ct);
+        await alerts.NoteAsync(alert,
+            $"bisecting: queued a run of {Short(sha)}, {next + 1} of the {between.Count} untested commits between {Short(alert.FromCommit)} and {Short(alert.ToCommit)} (job {spent + 1} of at most {state.Cap})",
+            ct);
         logger.LogInformation("Bisecting alert {AlertId} of {Project}: queued {Commit}", alert.Id, project.Slug, sha);
         return true;
     }

@@ -1,6 +1,5 @@
 using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
-using PerfService.Alerts;
 using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data.Entities;
@@ -27,15 +26,8 @@ public sealed partial class ChangePointUpdater
             var (oldFrom, oldTo, oldDetails) = (wider.FromCommit!, wider.ToCommit!, wider.Details);
             Describe(wider, id, points, c);
             wider.Details = BisectState.Carry(oldDetails, wider.Details);
-            wider.UpdatedAt = DateTimeOffset.UtcNow;
             var how = BisectState.Read(wider.Details) is null ? "as runs of commits inside it arrived" : "by bisection";
-            db.AlertEvents.Add(new AlertEvent
-            {
-                AlertId = wider.Id, FromState = wider.State, ToState = wider.State, Actor = AlertService.System, At = wider.UpdatedAt,
-                Reason = $"range narrowed {how}: from {Short(oldFrom)}..{Short(oldTo)} to {Short(from)}..{Short(to)}",
-            });
-            await db.SaveChangesAsync(ct);
-            logger.LogInformation("Alert {AlertId} narrowed to {From}..{To}", wider.Id, from, to);
+            await alerts.NarrowedAsync(wider, oldFrom, oldTo, how, ct);
         }
     }
 

@@ -185,6 +185,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         alert.Summary = string.Create(CultureInfo.InvariantCulture,
             $"{a.Direction.ToString().ToLowerInvariant()} of {sign}{a.Magnitude:P1} in {id.Label} between {Short(from)} and {Short(to)}");
         alert.Details = JsonSerializer.Serialize(new { a.Index, a.Magnitude, a.LevelBefore, a.LevelAfter, a.DetectedAt, direction = a.Direction.ToString() });
+        alert.Change = a.Magnitude;
         return alert;
     }
 

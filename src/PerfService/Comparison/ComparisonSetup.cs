@@ -1,5 +1,3 @@
-using PerfService.Alerts;
-
 namespace PerfService.Comparison;
 
 public static class ComparisonSetup
@@ -9,7 +7,6 @@ public static class ComparisonSetup
         builder.Services.AddSingleton<SeriesReader>();
         builder.Services.AddSingleton<HistoryBaselineReader>();
         builder.Services.AddScoped<PullRequestInputs>();
-        builder.Services.AddScoped<AlertService>();
         builder.Services.AddScoped<TargetChecker>();
         builder.Services.AddScoped<ChangePointUpdater>();
         builder.Services.AddScoped<SubmittedPullRequestRuns>();

@@ -152,6 +152,7 @@ public sealed class PullRequestComparisonJob(
                 GroupKey = $"pr:{job.PullRequest}:{job.Commit}",
                 FromCommit = job.BaseCommit,
                 ToCommit = job.Commit,
+                Change = Finite(v.Change),
                 Summary = string.Create(CultureInfo.InvariantCulture, $"{v.Change:+0.0%;-0.0%} {v.Measure} of {v.Key} on {profile} in pull request #{job.PullRequest}"),
                 Details = JsonSerializer.Serialize(new { jobId = job.Id, v.BaseMedian, v.HeadMedian, change = Finite(v.Change), p = Finite(v.PValue) }),
             }, "regression verdict", ct);

@@ -32,10 +32,12 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
             join m in db.Measures on v.MeasureId equals m.Id
             where judged.Contains(v.JobId)
             select new { v, b.Key, Measure = m.Name, m.Unit }).ToListAsync(ct);
-        var acknowledged = await db.Alerts.AsNoTracking()
-            .Where(a => a.ProjectId == projectId && a.Kind == AlertKind.Regression && a.GroupKey == $"pr:{pullRequest}:{head}"
-                        && (a.State == AlertState.Acknowledged || a.State == AlertState.Invalid))
-            .Select(a => new { a.BenchmarkId, a.MeasureId, a.ProfileId }).ToListAsync(ct);
+        var regressionAlerts = await db.Alerts.AsNoTracking()
+            .Where(a => a.ProjectId == projectId && a.Kind == AlertKind.Regression && a.GroupKey == $"pr:{pullRequest}:{head}")
+            .Select(a => new { a.BenchmarkId, a.MeasureId, a.ProfileId, a.State, a.AlertGroupId }).ToListAsync(ct);
+        var acknowledged = regressionAlerts.Where(a => a.State is AlertState.Acknowledged or AlertState.Invalid).ToList();
+        long? GroupOf(long benchmark, long measure, long profile) =>
+            regressionAlerts.FirstOrDefault(a => a.BenchmarkId == benchmark && a.MeasureId == measure && a.ProfileId == profile)?.AlertGroupId;
 
         var targets = await (
             from t in db.TargetResults.AsNoTracking()
@@ -70,6 +72,9 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
             {
                 ExplorerPath = ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId]),
                 ExplorerUrl = publicUrl is null ? null : $"{publicUrl}/{ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId])}",
+                AlertGroupId = GroupOf(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId),
+                AlertGroupUrl = publicUrl is null || GroupOf(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId) is not { } group ? null
+                    : $"{publicUrl}/alerts.html?group={group}",
                 History = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.History ?? [],
                 BaseRounds = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.BaseRounds ?? [],
                 HeadRounds = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.HeadRounds ?? [],

@@ -1,4 +1,4 @@
-using PerfService.Auth;
+using PerfService.Alerts;
 
 namespace PerfService.Dashboard;
 
@@ -24,10 +24,7 @@ public static class DashboardApi
         api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts);
         api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets);
 
-        var alerts = api.MapGroup("/alerts").WithTags("Alerts");
-        alerts.MapGet("", AlertsEndpoints.List);
-        alerts.MapGet("/{alertId:long}", AlertsEndpoints.Get);
-        alerts.MapPost("/{alertId:long}/state", AlertsEndpoints.SetState).RequireAuthorization(Scopes.Read);
+        api.MapAlertsApi();
         return api;
     }
 }

@@ -25,7 +25,7 @@ public sealed record SeriesLineDto(string Profile, IReadOnlyList<SeriesPointDto>
 /// <summary>An alert on the series: a regression, a change point or a missed target, in the commit range after
 /// <paramref name="FromCommit"/> up to <paramref name="ToCommit"/> (placed at <paramref name="At"/>, that commit's time).</summary>
 public sealed record SeriesMarkerDto(long AlertId, string Kind, string State, string? Profile, string? FromCommit, string? ToCommit,
-    DateTimeOffset? At, string Summary);
+    DateTimeOffset? At, string Summary, long? GroupId = null);
 
 public sealed record SeriesBenchmarkDto(long Id, string Key, string Name, string Suite, IReadOnlyDictionary<string, string> Parameters, string? Job);
 
@@ -60,14 +60,3 @@ public sealed record CompareRowDto(long BenchmarkId, string Benchmark, string Me
     double? Base, double? Head, double? ChangePercent);
 
 public sealed record CompareDto(CompareSideDto Base, CompareSideDto Head, IReadOnlyList<CompareRowDto> Rows);
-
-public sealed record AlertDto(long Id, string Project, string Kind, string State, long? BenchmarkId, string? Benchmark, string? Measure,
-    string? Profile, long? RunId, string? FromCommit, string? ToCommit, string Summary, string? IssueUrl,
-    DateTimeOffset CreatedAt, DateTimeOffset UpdatedAt);
-
-public sealed record AlertEventDto(long Id, string? FromState, string ToState, string Actor, string? Reason, DateTimeOffset At);
-
-public sealed record AlertDetailDto(AlertDto Alert, IReadOnlyList<AlertEventDto> Events);
-
-/// <summary>Triage of an alert: <paramref name="State"/> is active, acknowledged, invalid or fixed.</summary>
-public sealed record AlertStateRequest(string? State, string? Reason, string? IssueUrl);

@@ -14,7 +14,6 @@ public static class DashboardSetup
         builder.Services.AddSingleton<RunShaCache>();
         builder.Services.AddScoped<SeriesQuery>();
         builder.Services.AddScoped<CompareQuery>();
-        builder.Services.AddScoped<AlertTriage>();
         return builder;
     }
 

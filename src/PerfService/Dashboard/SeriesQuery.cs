@@ -79,7 +79,7 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
             while (await reader.ReadAsync(ct))
                 markers.Add(new SeriesMarkerDto(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), reader.IsDBNull(3) ? null : reader.GetString(3),
                     reader.IsDBNull(4) ? null : reader.GetString(4), reader.IsDBNull(5) ? null : reader.GetString(5),
-                    reader.IsDBNull(6) ? null : reader.GetFieldValue<DateTimeOffset>(6), reader.GetString(7)));
+                    reader.IsDBNull(6) ? null : reader.GetFieldValue<DateTimeOffset>(6), reader.GetString(7), reader.IsDBNull(8) ? null : reader.GetInt64(8)));
         }
 
         var commits = await shas.GetAsync(lines.SelectMany(l => l.Points).Select(p => p.RunId).ToList(), ct);
@@ -116,7 +116,7 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
         """;
 
     private const string MarkersSql = """
-        SELECT a.id, a.kind, a.state, p.name, a.from_commit, a.to_commit, coalesce(c.committed_at, c.first_seen_at), a.summary
+        SELECT a.id, a.kind, a.state, p.name, a.from_commit, a.to_commit, coalesce(c.committed_at, c.first_seen_at), a.summary, a.alert_group_id
         FROM alerts a
         LEFT JOIN profiles p ON p.id = a.profile_id
         LEFT JOIN commits c ON c.project_id = a.project_id AND c.sha = lower(a.to_commit)

@@ -22,6 +22,7 @@ public class PerfDbContext(DbContextOptions<PerfDbContext> options) : DbContext(
     public DbSet<TargetResult> TargetResults => Set<TargetResult>();
     public DbSet<Alert> Alerts => Set<Alert>();
     public DbSet<AlertEvent> AlertEvents => Set<AlertEvent>();
+    public DbSet<AlertGroup> AlertGroups => Set<AlertGroup>();
     public DbSet<Verdict> Verdicts => Set<Verdict>();
     public DbSet<SeriesState> SeriesStates => Set<SeriesState>();
     public DbSet<WebhookDelivery> WebhookDeliveries => Set<WebhookDelivery>();

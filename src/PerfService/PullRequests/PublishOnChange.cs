@@ -1,7 +1,7 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Comparison;
-using PerfService.Dashboard;
+using PerfService.Alerts;
 using PerfService.Data;
 
 namespace PerfService.PullRequests;
@@ -18,11 +18,15 @@ public sealed class PublishOnChange(PerfDbContext db, IBackgroundJobClient jobs)
             PullRequestPublishJob.Enqueue(jobs, projectId, pullRequest);
     }
 
-    public async Task OnAlertChangedAsync(long alertId, CancellationToken ct)
+    public Task OnAlertChangedAsync(long alertId, CancellationToken ct) => OnAlertsChangedAsync([alertId], ct);
+
+    /// <summary>A group's triage changes many alerts of one pull request: it is published once.</summary>
+    public async Task OnAlertsChangedAsync(IReadOnlyList<long> alertIds, CancellationToken ct)
     {
-        var alert = await db.Alerts.AsNoTracking().Where(a => a.Id == alertId).Select(a => new { a.ProjectId, a.GroupKey }).FirstOrDefaultAsync(ct);
+        var keys = await db.Alerts.AsNoTracking().Where(a => alertIds.Contains(a.Id)).Select(a => new { a.ProjectId, a.GroupKey }).Distinct().ToListAsync(ct);
         // Pull-request alerts are grouped as "pr:{number}:{head}".
-        if (alert?.GroupKey.Split(':') is ["pr", var number, _] && int.TryParse(number, out var pr))
-            await OnPullRequestChangedAsync(alert.ProjectId, pr, ct);
+        foreach (var pull in keys.Select(k => k.GroupKey.Split(':') is ["pr", var number, _] && int.TryParse(number, out var pr) ? (k.ProjectId, pr) : default)
+                     .Where(p => p != default).Distinct())
+            await OnPullRequestChangedAsync(pull.ProjectId, pull.pr, ct);
     }
 }

@@ -2,6 +2,7 @@ using System.Text.RegularExpressions;
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
+using PerfService.Alerts;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -11,7 +12,7 @@ namespace PerfService.PullRequests;
 /// What GitHub users with write access can ask for from a pull request (check buttons, comment commands): run its
 /// current head again, or acknowledge its regressions. Both re-publish the report.
 /// </summary>
-public sealed class PullRequestActions(PerfDbContext db, JobScheduler scheduler, IBackgroundJobClient background, ILogger<PullRequestActions> logger)
+public sealed class PullRequestActions(PerfDbContext db, AlertService alertService, JobScheduler scheduler, IBackgroundJobClient background, ILogger<PullRequestActions> logger)
 {
     /// <summary>The pull request's current head, as its webhooks recorded it; null for one PerfService never saw.</summary>
     public Task<PullRequestHead?> HeadAsync(long projectId, int pullRequest, CancellationToken ct) =>
@@ -54,14 +55,7 @@ public sealed class PullRequestActions(PerfDbContext db, JobScheduler scheduler,
             select new { Alert = a, b.Key }).ToListAsync(ct);
         var match = glob is null ? null : Glob(glob);
         var chosen = alerts.Where(x => match is null || match.IsMatch(x.Key)).Select(x => x.Alert).ToList();
-        var now = DateTimeOffset.UtcNow;
-        foreach (var alert in chosen)
-        {
-            db.AlertEvents.Add(new AlertEvent { AlertId = alert.Id, FromState = alert.State, ToState = AlertState.Acknowledged, Actor = actor, Reason = reason, At = now });
-            alert.State = AlertState.Acknowledged;
-            alert.UpdatedAt = now;
-        }
-        await db.SaveChangesAsync(ct);
+        await alertService.TriageAsync(chosen, AlertState.Acknowledged, actor, reason, issue: null, ct);
         if (chosen.Count > 0) PullRequestPublishJob.Enqueue(background, projectId, pullRequest);
         logger.LogInformation("{Actor} acknowledged {Count} regressions of pull request #{Number} ({Glob})", actor, chosen.Count, pullRequest, glob ?? "all");
         return chosen.Count;

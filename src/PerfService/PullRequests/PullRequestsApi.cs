@@ -25,7 +25,7 @@ public static class PullRequestsApi
         builder.Services.AddScoped<PullRequestPublisher>();
         builder.Services.AddScoped<PublishOnChange>();
         builder.Services.AddScoped<Comparison.IPullRequestListener>(sp => sp.GetRequiredService<PublishOnChange>());
-        builder.Services.AddScoped<Dashboard.IAlertStateListener>(sp => sp.GetRequiredService<PublishOnChange>());
+        builder.Services.AddScoped<Alerts.IAlertStateListener>(sp => sp.GetRequiredService<PublishOnChange>());
         builder.Services.AddTransient<PullRequestPublishJob>();
         // The real source is registered by the comparison feature (AddScoped after this call wins).
         builder.Services.TryAddScoped<IPullRequestReportSource, NoPullRequestReports>();

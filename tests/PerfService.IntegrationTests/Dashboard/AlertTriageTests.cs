@@ -4,6 +4,7 @@ using System.Net.Http.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using PerfService.Alerts;
 using PerfService.Auth;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;

@@ -65,9 +65,12 @@ public static class AccessExpectations
         ["GET /api/v1/runs/{runId:long}/verdicts"] = new(Door.Read, (t, _, _) => Get($"/api/v1/runs/{t.RunId}/verdicts")),
         ["GET /api/v1/runs/{runId:long}/targets"] = new(Door.Read, (t, _, _) => Get($"/api/v1/runs/{t.RunId}/targets")),
         ["GET /api/v1/alerts/{alertId:long}"] = new(Door.Read, (t, _, _) => Get($"/api/v1/alerts/{t.AlertId}")),
+        ["GET /api/v1/projects/{slug}/alert-groups"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/alert-groups?state=")),
+        ["GET /api/v1/alert-groups/{alertGroupId:long}"] = new(Door.Read, (t, _, _) => Get($"/api/v1/alert-groups/{t.AlertGroupId}")),
         ["GET /api/v1/jobs/{jobId:long}"] = new(Door.Read, (t, _, _) => Get($"/api/v1/jobs/{t.JobId}")),
 
         ["POST /api/v1/alerts/{alertId:long}/state"] = new(Door.Triage, (t, _, _) => Json(HttpMethod.Post, $"/api/v1/alerts/{t.AlertId}/state", new { state = "acknowledged", reason = "matrix" })),
+        ["POST /api/v1/alert-groups/{alertGroupId:long}/state"] = new(Door.Triage, (t, _, _) => Json(HttpMethod.Post, $"/api/v1/alert-groups/{t.AlertGroupId}/state", new { state = "acknowledged", reason = "matrix" })),
         ["POST /api/v1/runs"] = new(Door.Ingest, (t, _, _) => IngestRun(t)),
         ["POST /api/v1/jobs/{jobId:long}/heartbeat"] = new(Door.AgentJob, (t, c, _) => Json(HttpMethod.Post, $"/api/v1/jobs/{t.JobId}/heartbeat", new HeartbeatRequest(c.AgentId, null, ["x"])), Allowed: [409]),
         ["POST /api/v1/jobs/{jobId:long}/complete"] = new(Door.AgentJob, (t, c, _) => Json(HttpMethod.Post, $"/api/v1/jobs/{t.JobId}/complete", new CompleteJobRequest(c.AgentId, true, null, ["x"])), Allowed: [409]),

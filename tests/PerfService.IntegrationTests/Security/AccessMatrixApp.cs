@@ -13,7 +13,7 @@ namespace PerfService.IntegrationTests.Security;
 public enum Binding { Unbound, This, Other }
 
 /// <summary>Everything one project owns that a route can name, seeded through the real API.</summary>
-public sealed record Seeded(string Slug, bool IsPublic, long ProjectId, long RunId, string Artifact, long AlertId, long JobId, long BenchmarkId, int PullRequest);
+public sealed record Seeded(string Slug, bool IsPublic, long ProjectId, long RunId, string Artifact, long AlertId, long JobId, long BenchmarkId, int PullRequest, long AlertGroupId);
 
 /// <summary>Who calls: a scope ("none" for anonymous), a binding relative to the target, and its own agent if it may have one.</summary>
 public sealed record Caller(string Scope, Binding Binding, string? Token, long AgentId);
@@ -83,12 +83,15 @@ public sealed class AccessMatrixApp : PerfServiceApp
         return await WithDbAsync(async db =>
         {
             var project = await db.Projects.SingleAsync(p => p.Slug == slug);
-            var alert = new Alert { ProjectId = project.Id, Kind = AlertKind.Regression, GroupKey = slug, Summary = $"{slug} regression", CreatedAt = DateTimeOffset.UtcNow, UpdatedAt = DateTimeOffset.UtcNow };
+            var group = new AlertGroup { ProjectId = project.Id, Scope = AlertGroup.MainScope, CreatedAt = DateTimeOffset.UtcNow, UpdatedAt = DateTimeOffset.UtcNow };
+            db.AlertGroups.Add(group);
+            await db.SaveChangesAsync();
+            var alert = new Alert { ProjectId = project.Id, Kind = AlertKind.Regression, GroupKey = slug, Summary = $"{slug} regression", CreatedAt = DateTimeOffset.UtcNow, UpdatedAt = DateTimeOffset.UtcNow, AlertGroupId = group.Id };
             db.Alerts.Add(alert);
             await db.SaveChangesAsync();
             var benchmark = await db.Benchmarks.FirstAsync(b => db.Suites.Any(s => s.Id == b.SuiteId && s.ProjectId == project.Id));
             var artifact = await db.Artifacts.Where(a => a.RunId == run).Select(a => a.Path).FirstAsync();
-            return new Seeded(slug, isPublic, project.Id, run, artifact, alert.Id, jobs[0].Id, benchmark.Id, 7);
+            return new Seeded(slug, isPublic, project.Id, run, artifact, alert.Id, jobs[0].Id, benchmark.Id, 7, group.Id);
         });
     }
 

@@ -73,6 +73,25 @@ public class CommentRendererTests
     }
 
     [Fact]
+    public void The_regressions_alert_group_is_linked_in_the_header()
+    {
+        var typical = SampleReports.Typical();
+        var grouped = typical with
+        {
+            Rows = typical.Rows.Select(r => r.Outcome == RowOutcome.Regression
+                ? r with { AlertGroupId = 17, AlertGroupUrl = "https://perf.example.com/alerts.html?group=17" } : r).ToList(),
+        };
+        var text = CommentRenderer.Render(grouped);
+        var header = text.Split('\n').Single(l => l.StartsWith("Head ", StringComparison.Ordinal));
+        Assert.EndsWith(" · [Alert group #17](https://perf.example.com/alerts.html?group=17)", header);
+        // Without the public URL there is no link, and nothing else changes.
+        Assert.Equal(CommentRenderer.Render(typical), CommentRenderer.Render(typical with
+        {
+            Rows = typical.Rows.Select(r => r with { AlertGroupId = 17 }).ToList(),
+        }));
+    }
+
+    [Fact]
     public void At_most_five_charts_largest_change_first()
     {
         var text = CommentRenderer.Render(SampleReports.HugeWithHistory(200));

@@ -40,8 +40,23 @@ public class AlertConfiguration : IEntityTypeConfiguration<Alert>
         b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
         b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
         b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.SetNull);
+        b.HasOne<AlertGroup>().WithMany().HasForeignKey(x => x.AlertGroupId).OnDelete(DeleteBehavior.SetNull);
+        b.HasIndex(x => x.AlertGroupId);
         b.HasIndex(x => new { x.ProjectId, x.State, x.CreatedAt });
         b.HasIndex(x => new { x.BenchmarkId, x.MeasureId, x.ProfileId, x.State });
+    }
+}
+
+public class AlertGroupConfiguration : IEntityTypeConfiguration<AlertGroup>
+{
+    public void Configure(EntityTypeBuilder<AlertGroup> b)
+    {
+        b.Property(x => x.Scope).HasMaxLength(200);
+        b.Property(x => x.FromCommit).HasMaxLength(64);
+        b.Property(x => x.ToCommit).HasMaxLength(64);
+        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
+        b.HasIndex(x => new { x.ProjectId, x.Scope, x.ToAt });
+        b.HasIndex(x => new { x.ProjectId, x.State, x.Id });
     }
 }
 

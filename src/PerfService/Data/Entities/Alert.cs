@@ -22,6 +22,10 @@ public class Alert
     public required string Summary { get; set; }
     public string Details { get; set; } = "{}";
     public string? IssueUrl { get; set; }
+    /// <summary>The relative change the alert is about (0.12 = +12%), when it has one; groups report their largest and median.</summary>
+    public double? Change { get; set; }
+    /// <summary>The <see cref="AlertGroup"/> the alert was grouped into when it opened (null for alerts older than groups).</summary>
+    public long? AlertGroupId { get; set; }
     public DateTimeOffset CreatedAt { get; set; }
     public DateTimeOffset UpdatedAt { get; set; }
 }

@@ -1,17 +1,18 @@
-// The triage dialog: new state, a reason and an optional issue link, POSTed as JSON with the tab's token.
+// The triage dialog: new state, a reason and an optional issue link, POSTed as JSON with the tab's token. For a group
+// (group: true) the change applies to every member.
 import { api, setToken } from '../api.js';
 import { el } from '../dom.js';
 
-export function openTriage(alert, to, onDone) {
+export function openTriage(alert, to, onDone, { group = false } = {}) {
   const error = el('p', { class: 'error', hidden: true, role: 'alert' });
   const stateSelect = el('select', { name: 'state', id: 'triage-state' },
     ['active', 'acknowledged', 'invalid', 'fixed'].map((s) => el('option', { value: s, selected: s === to }, s)));
   const reason = el('textarea', { name: 'reason', id: 'triage-reason', rows: 3, maxlength: 2000, placeholder: 'Why? (recorded with your token name)' });
-  const issue = el('input', { name: 'issueUrl', id: 'triage-issue', type: 'url', value: alert.issueUrl ?? '', placeholder: 'https://github.com/owner/repo/issues/1' });
+  const issue = el('input', { name: 'issueUrl', id: 'triage-issue', type: 'url', value: alert.issueUrl ?? '', placeholder: 'https://github.com/owner/repo/issues/1 or #1' });
   const submit = el('button', { type: 'submit', id: 'triage-submit' }, 'Save');
   const form = el('form', {},
-    el('h2', {}, `Alert #${alert.id}`),
-    el('p', { class: 'muted' }, alert.summary),
+    el('h2', {}, group ? `Alert group #${alert.id}` : `Alert #${alert.id}`),
+    el('p', { class: 'muted' }, group ? `Applies to all ${alert.members} alerts of the group.` : alert.summary),
     el('label', {}, 'State', stateSelect),
     el('label', {}, 'Reason', reason),
     el('label', {}, 'Issue', issue),
@@ -26,10 +27,11 @@ export function openTriage(alert, to, onDone) {
     submit.disabled = true;
     error.hidden = true;
     try {
-      const updated = await api.setAlertState(alert.id, { state: stateSelect.value, reason: reason.value || null, issueUrl: issue.value || null });
+      const body = { state: stateSelect.value, reason: reason.value || null, issueUrl: issue.value || null };
+      const updated = group ? await api.setAlertGroupState(alert.id, body) : await api.setAlertState(alert.id, body);
       dialog.close();
       onDone(updated);
-      document.querySelector('#alert-detail')?.dispatchEvent(new CustomEvent('triaged', { detail: updated }));
+      if (!group) document.querySelector('#alert-detail')?.dispatchEvent(new CustomEvent('triaged', { detail: updated }));
     } catch (err) {
       // A token that is wrong or lacks the scope is forgotten, so the next try asks again.
       if (err.status === 401 || err.status === 403) setToken('');

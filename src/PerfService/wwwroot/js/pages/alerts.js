@@ -1,20 +1,28 @@
-// alerts.html?project=&state=&profile=&id=: alert list and triage (acknowledge with a reason, mark invalid or fixed,
-// link an issue). Changes are POSTs with a Bearer token from sessionStorage.
-import { api, get, getToken } from '../api.js';
-import { el, $, clear, showError, shortSha, timeAgo, badge, outcomeKinds, urlState } from '../dom.js';
-import { initLayout, askToken } from '../layout.js';
-import { openTriage } from './alert-triage.js';
+// alerts.html?project=&state=&profile=&view=&group=&id=: alert groups (alerts whose commit ranges overlap, one row
+// each, expandable to their members) or single alerts, and triage (acknowledge with a reason, mark invalid or fixed,
+// link an issue) of a group or of one alert. Changes are POSTs with a Bearer token from sessionStorage.
+import { api, get } from '../api.js';
+import { el, $, clear, showError, timeAgo, urlState } from '../dom.js';
+import { initLayout } from '../layout.js';
+import { alertHeaders, alertRow } from './alert-rows.js';
+import { appendGroups, groupTable } from './alert-groups.js';
 
 initLayout();
 const filters = $('#alert-filters');
 const out = $('#alerts');
-const state = { project: urlState.get('project') || '', state: urlState.get('state') ?? 'open', profile: urlState.get('profile') || '', id: urlState.get('id') || '' };
+const state = {
+  project: urlState.get('project') || '', state: urlState.get('state') ?? 'open', profile: urlState.get('profile') || '',
+  view: urlState.get('view') || 'groups', group: urlState.get('group') || '', id: urlState.get('id') || '',
+};
+let projects = [];
 
 try {
-  const [projects, profiles] = await Promise.all([api.projects(), api.profiles()]);
-  const sel = (name, label, options) => el('label', {}, label, el('select', { name, id: `filter-${name}`, onchange: (e) => { state[name] = e.target.value; state.id = ''; load(); } },
+  const [list, profiles] = await Promise.all([api.projects(), api.profiles()]);
+  projects = list;
+  const sel = (name, label, options) => el('label', {}, label, el('select', { name, id: `filter-${name}`, onchange: (e) => { state[name] = e.target.value; state.id = ''; state.group = ''; load(); } },
     options.map(([v, text]) => el('option', { value: v, selected: v === state[name] }, text))));
   clear(filters,
+    sel('view', 'Show', [['groups', 'Groups (overlapping commit ranges)'], ['alerts', 'Single alerts']]),
     sel('project', 'Project', [['', 'All projects'], ...projects.map((p) => [p.slug, p.name])]),
     sel('state', 'State', [['open', 'Open (active + acknowledged)'], ['', 'Any'], ['active', 'Active'], ['acknowledged', 'Acknowledged'], ['invalid', 'Invalid'], ['fixed', 'Fixed']]),
     sel('profile', 'Profile', [['', 'All profiles'], ...profiles.map((p) => [p.name, p.name])]));
@@ -27,69 +35,75 @@ async function load() {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(state)) if (v || (k === 'state' && v === '')) params.set(k, v);
   if (state.state === 'open') params.delete('state');
+  if (state.view === 'groups') params.delete('view');
   urlState.replace(params);
   try {
     if (state.id) return clear(out, await detail(state.id));
-    const page = await api.alerts({ project: state.project, state: state.state, profile: state.profile, limit: 100 });
-    const body = el('tbody', { id: 'alert-rows' });
-    clear(out, el('table', { class: 'data alerts' }, el('thead', {}, el('tr', {},
-      ['#', 'Project', 'Kind', 'State', 'Benchmark', 'Profile', 'Commits', 'Summary', 'Updated', ''].map((h) => el('th', { scope: 'col' }, h)))), body));
-    appendRows(body, page);
+    if (state.group) return clear(out, await groupDetail(state.group));
+    if (state.view === 'alerts') return clear(out, await alertList({}));
+    clear(out, await groupList(), await alertList({ ungrouped: true, heading: 'Alerts in no group' }));
   } catch (e) {
     showError(out, e);
   }
 }
 
+// Groups are listed per project (the API's unit); with all projects, each visible project's newest groups.
+async function groupList() {
+  const slugs = state.project ? [state.project] : projects.map((p) => p.slug);
+  const pages = await Promise.all(slugs.map((slug) => api.alertGroups(slug, { state: state.state, limit: 100 })));
+  const byProfile = (g) => !state.profile || g.profiles.includes(state.profile);
+  const groups = pages.flatMap((p) => p.items).filter(byProfile).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const box = el('section', { id: 'alert-groups' });
+  if (!groups.length) return clear(box, el('p', { class: 'muted', id: 'no-groups' }, 'No alert groups match.'));
+  const table = groupTable(groups);
+  clear(box, table);
+  // One project: its further pages load on demand.
+  const next = slugs.length === 1 ? pages[0].next : null;
+  if (next) box.append(moreButton(next, (page) => appendGroups(table.tBodies[0], page.items.filter(byProfile))));
+  return box;
+}
+
+async function alertList({ ungrouped = false, heading = null }) {
+  const page = await api.alerts({ project: state.project, state: state.state, profile: state.profile, limit: 100, ...(ungrouped ? { ungrouped: true } : {}) });
+  if (ungrouped && !page.items.length) return '';
+  const body = el('tbody', { id: 'alert-rows' });
+  const table = el('table', { class: 'data alerts' }, el('thead', {}, el('tr', {}, alertHeaders.map((h) => el('th', { scope: 'col' }, h)))), body);
+  appendRows(body, page);
+  return heading ? el('section', { id: 'ungrouped-alerts' }, el('h2', {}, heading), table) : table;
+}
+
 function appendRows(body, page) {
   if (!page.items.length && !body.children.length) body.append(el('tr', {}, el('td', { colspan: 10, class: 'muted' }, 'No alerts match.')));
-  for (const a of page.items) body.append(row(a));
+  for (const a of page.items) body.append(alertRow(a));
   if (page.next) {
-    const more = el('tr', {}, el('td', { colspan: 10 }, el('button', { type: 'button', class: 'secondary', onclick: async () => {
-      more.remove();
-      appendRows(body, await get(page.next));
-    } }, 'Load more')));
+    const more = el('tr', {}, el('td', { colspan: 10 }, moreButton(page.next, (next) => { more.remove(); appendRows(body, next); })));
     body.append(more);
   }
 }
 
-function row(a) {
-  const tr = el('tr', { dataset: { alert: a.id } },
-    el('td', {}, el('a', { href: `alerts.html?id=${a.id}` }, `#${a.id}`)),
-    el('td', {}, a.project),
-    el('td', {}, a.kind),
-    el('td', {}, badge(a.state, outcomeKinds)),
-    el('td', {}, a.benchmarkId ? el('a', { href: `explorer.html?${new URLSearchParams({ project: a.project, b: a.benchmarkId, measure: a.measure ?? '', ...(a.profile ? { profile: a.profile } : {}) })}` }, a.benchmark) : '–',
-      a.measure ? el('span', { class: 'muted' }, ` · ${a.measure}`) : null),
-    el('td', {}, a.profile ?? '–'),
-    el('td', { class: 'mono' }, a.fromCommit ? `${shortSha(a.fromCommit)}…${shortSha(a.toCommit)}` : a.toCommit ? shortSha(a.toCommit) : '–'),
-    el('td', {}, a.summary, a.issueUrl ? [' ', el('a', { href: a.issueUrl, rel: 'noopener noreferrer', target: '_blank' }, 'issue')] : null),
-    el('td', { title: a.updatedAt }, timeAgo(a.updatedAt)),
-    el('td', { class: 'actions' }, actions(a, (updated) => tr.replaceWith(row(updated.alert)))));
-  return tr;
+function moreButton(url, onPage) {
+  const button = el('button', { type: 'button', class: 'secondary', onclick: async () => {
+    button.remove();
+    onPage(await get(url));
+  } }, 'Load more');
+  return button;
 }
 
-function actions(a, onDone) {
-  const act = (label, to, cls = 'secondary') => el('button', { type: 'button', class: `small ${cls}`, dataset: { action: to }, onclick: () => triage(a, to, onDone) }, label);
-  return [
-    a.state !== 'Acknowledged' ? act('Acknowledge', 'acknowledged', '') : null,
-    a.state !== 'Invalid' ? act('Invalid', 'invalid') : null,
-    a.state !== 'Fixed' ? act('Fixed', 'fixed') : null,
-    a.state !== 'Active' ? act('Reopen', 'active') : null,
-    act('Link issue', a.state.toLowerCase()),
-  ];
-}
-
-async function triage(alert, to, onDone) {
-  if (!getToken() && !(await askToken('Triage needs a token with scope read or admin. It stays in this tab only.'))) return;
-  openTriage(alert, to, onDone);
+async function groupDetail(id) {
+  const d = await api.alertGroup(id);
+  return el('div', { id: 'group-detail' },
+    el('p', {}, el('a', { href: 'alerts.html' }, '← all open alert groups')),
+    el('h2', {}, `Alert group #${d.group.id} · ${d.group.project}`),
+    groupTable([d.group], { expandAll: true }));
 }
 
 async function detail(id) {
   const d = await api.alert(id);
   const box = el('div', { id: 'alert-detail' });
   const render = (data) => clear(box,
-    el('p', {}, el('a', { href: 'alerts.html' }, '← all open alerts')),
-    el('table', { class: 'data alerts' }, el('tbody', {}, row(data.alert))),
+    el('p', {}, el('a', { href: 'alerts.html' }, '← all open alerts'),
+      data.alert.groupId ? [' · ', el('a', { href: `alerts.html?group=${data.alert.groupId}` }, `its group #${data.alert.groupId}`)] : null),
+    el('table', { class: 'data alerts' }, el('tbody', {}, alertRow(data.alert))),
     el('h2', {}, 'History'),
     data.events.length ? el('ol', { class: 'events' }, data.events.map((e) => el('li', {},
       el('strong', {}, `${e.fromState ?? '–'} → ${e.toState}`), ` by ${e.actor}, ${timeAgo(e.at)}`, e.reason ? el('blockquote', {}, e.reason) : null)))

@@ -121,6 +121,7 @@ function markerList(series) {
   if (!series.markers.length) return null;
   return el('ul', { class: 'markers' }, series.markers.map((m) => el('li', {},
     el('a', { href: `alerts.html?${new URLSearchParams({ id: m.alertId })}` }, `#${m.alertId}`), ' ',
+    m.groupId ? [el('a', { href: `alerts.html?${new URLSearchParams({ group: m.groupId })}`, class: 'group-link' }, `group #${m.groupId}`), ' '] : null,
     `${m.kind} · ${m.state} · ${m.profile ?? 'all profiles'} · ${shortSha(m.fromCommit)}…${shortSha(m.toCommit)} · `, el('span', { class: 'muted' }, m.summary))));
 }
 

@@ -18,7 +18,8 @@ export function regressionCharts(report) {
     return { row, canvas, card: el('article', { class: 'card chart-card regression-chart', dataset: { benchmark: row.benchmark, profile: row.profile } },
       el('h3', {}, row.explorerPath ? el('a', { href: row.explorerPath }, row.benchmark) : row.benchmark),
       el('p', { class: 'muted' }, `${row.measure} (${row.unit}) · ${row.profile} · ${pct(row.change)} · `,
-        `${row.history.length} points on ${report.historyBranch}, ${row.baseRounds.length} base and ${row.headRounds.length} head rounds`),
+        `${row.history.length} points on ${report.historyBranch}, ${row.baseRounds.length} base and ${row.headRounds.length} head rounds`,
+        row.alertGroupId ? [' · ', el('a', { href: `alerts.html?${new URLSearchParams({ group: row.alertGroupId })}`, class: 'group-link' }, `alert group #${row.alertGroupId}`)] : null),
       el('div', { class: 'chart-box small' }, canvas)) };
   });
   const section = el('section', { id: 'regression-charts' }, el('h2', {}, 'Regressions in context'), el('div', { class: 'chart-grid' }, cards.map((c) => c.card)));

@@ -2,16 +2,18 @@ using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
+using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
-namespace PerfService.Dashboard;
+namespace PerfService.Alerts;
 
 internal static class AlertsEndpoints
 {
-    /// <summary>Alerts of the visible projects, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged).</summary>
+    /// <summary>Alerts of the visible projects, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged);
+    /// <c>ungrouped=true</c> keeps the alerts in no group (those opened before groups existed).</summary>
     public static async Task<Results<Ok<Page<AlertDto>>, ProblemHttpResult>> List(
-        string? project, string? state, string? profile, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user,
+        string? project, string? state, string? profile, bool? ungrouped, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user,
         HttpRequest request, CancellationToken ct)
     {
         var alerts = db.Alerts.AsNoTracking();
@@ -27,6 +29,7 @@ internal static class AlertsEndpoints
             alerts = alerts.Where(a => a.State == s);
         }
         if (profile is not null) alerts = alerts.Where(a => db.Profiles.Any(p => p.Id == a.ProfileId && p.Name == profile));
+        if (ungrouped == true) alerts = alerts.Where(a => a.AlertGroupId == null);
         if (cursor is not null)
         {
             if (!Cursor.TryDecodeId(cursor, out var before)) return Problems.BadRequest("cursor is not one this API gave out");
@@ -57,12 +60,12 @@ internal static class AlertsEndpoints
         return new AlertDetailDto(dto, events.Select(e => new AlertEventDto(e.Id, e.FromState?.ToString(), e.ToState.ToString(), e.Actor, e.Reason, e.At)).ToList());
     }
 
-    private static IQueryable<AlertDto> Project(PerfDbContext db, IQueryable<Alert> alerts) =>
+    internal static IQueryable<AlertDto> Project(PerfDbContext db, IQueryable<Alert> alerts) =>
         alerts.Select(a => new AlertDto(a.Id,
             db.Projects.Where(p => p.Id == a.ProjectId).Select(p => p.Slug).First(),
             a.Kind.ToString(), a.State.ToString(), a.BenchmarkId,
             db.Benchmarks.Where(b => b.Id == a.BenchmarkId).Select(b => b.Key).FirstOrDefault(),
             db.Measures.Where(m => m.Id == a.MeasureId).Select(m => m.Name).FirstOrDefault(),
             db.Profiles.Where(p => p.Id == a.ProfileId).Select(p => p.Name).FirstOrDefault(),
-            a.RunId, a.FromCommit, a.ToCommit, a.Summary, a.IssueUrl, a.CreatedAt, a.UpdatedAt));
+            a.RunId, a.FromCommit, a.ToCommit, a.Summary, a.IssueUrl, a.CreatedAt, a.UpdatedAt, a.AlertGroupId, a.Change));
 }

@@ -1,4 +1,4 @@
-namespace PerfService.Dashboard;
+namespace PerfService.Alerts;
 
 /// <summary>
 /// Told after an alert's state changed through triage (the change is already committed). Register any number with DI
@@ -7,4 +7,10 @@ namespace PerfService.Dashboard;
 public interface IAlertStateListener
 {
     Task OnAlertChangedAsync(long alertId, CancellationToken ct);
+
+    /// <summary>Told once for a triage that changed several alerts (a whole group); by default, once per alert.</summary>
+    async Task OnAlertsChangedAsync(IReadOnlyList<long> alertIds, CancellationToken ct)
+    {
+        foreach (var id in alertIds) await OnAlertChangedAsync(id, ct);
+    }
 }
