@@ -24,6 +24,7 @@ public class PerfDbContext(DbContextOptions<PerfDbContext> options) : DbContext(
     public DbSet<AlertEvent> AlertEvents => Set<AlertEvent>();
     public DbSet<Verdict> Verdicts => Set<Verdict>();
     public DbSet<SeriesState> SeriesStates => Set<SeriesState>();
+    public DbSet<AnalysisRequest> AnalysisQueue => Set<AnalysisRequest>();
     public DbSet<WebhookDelivery> WebhookDeliveries => Set<WebhookDelivery>();
     public DbSet<PullRequestComment> PullRequestComments => Set<PullRequestComment>();
     public DbSet<PullRequestHead> PullRequestHeads => Set<PullRequestHead>();
