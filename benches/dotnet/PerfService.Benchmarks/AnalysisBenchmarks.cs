@@ -139,7 +139,8 @@ public sealed class AnalysisBenchConfig : ManualConfig
     public AnalysisBenchConfig()
     {
         AddJob(Job.Default.WithStrategy(RunStrategy.Monitoring).WithWarmupCount(1).WithIterationCount(5).WithInvocationCount(1).WithUnrollFactor(1)
-            .WithToolchain(BenchmarkDotNet.Toolchains.InProcess.Emit.InProcessEmitToolchain.Instance));
+            // 8 runs of 10,000 results one by one take minutes per iteration on a busy machine: past the default timeout.
+            .WithToolchain(new BenchmarkDotNet.Toolchains.InProcess.Emit.InProcessEmitToolchain(TimeSpan.FromMinutes(60), logOutput: true)));
         AddDiagnoser(BenchmarkDotNet.Diagnosers.MemoryDiagnoser.Default);
         AddExporter(BenchmarkDotNet.Exporters.Json.JsonExporter.Full);
         AddColumn(new SeriesPerSecondColumn());
