@@ -302,6 +302,26 @@ namespace PerfService.Migrations.Migrations
                     b.ToTable("alert_groups", (string)null);
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.AnalysisRequest", b =>
+                {
+                    b.Property<long>("RunId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("run_id");
+
+                    b.Property<int>("FailedBatches")
+                        .HasColumnType("integer")
+                        .HasColumnName("failed_batches");
+
+                    b.Property<DateTimeOffset>("QueuedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("queued_at");
+
+                    b.HasKey("RunId")
+                        .HasName("pk_analysis_queue");
+
+                    b.ToTable("analysis_queue", (string)null);
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.ApiToken", b =>
                 {
                     b.Property<long>("Id")
@@ -1720,6 +1740,16 @@ namespace PerfService.Migrations.Migrations
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired()
                         .HasConstraintName("fk_alert_groups_projects_project_id");
+                });
+
+            modelBuilder.Entity("PerfService.Data.Entities.AnalysisRequest", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Run", null)
+                        .WithMany()
+                        .HasForeignKey("RunId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_analysis_queue_runs_run_id");
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.ApiToken", b =>

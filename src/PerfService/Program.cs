@@ -33,6 +33,7 @@ var app = builder.Build();
 if (await app.TryRunAsync(args)) return;
 
 app.UseServiceDefaults();
+app.UseServiceRoles(); // a background-only process serves health and metrics only
 app.UseAuthentication();
 app.UseAuthorization();
 app.UseRateLimiter(); // after authentication, so the limiter can partition by token

@@ -19,18 +19,25 @@ using PerfService.Ingestion;
 namespace PerfService.Benchmarks;
 
 /// <summary>
-/// The background analysis of one main-branch run (targets, change-point update of every series it touched) for runs
+/// The background analysis of main-branch runs (targets, change-point update of every series they touched) for runs
 /// of 100, 1,000 and 10,000 results, each against a history of <see cref="HistoryRuns"/> earlier runs of the same
-/// benchmarks that were analysed first, so every series is updated incrementally as in steady state. The figure that
-/// matters is the "Series/s" column: series updated per second of analysis. Needs PERF_BENCH_DB.
+/// benchmarks that were analysed first, so every series is updated incrementally as in steady state. Each iteration
+/// queues <see cref="QueuedRuns"/> new runs and analyses them: <c>one-by-one</c> runs each run's job with batching off
+/// (<c>Background:AnalysisBatchRuns</c> = 1, one series update per run, as before batching); <c>batched</c> runs the
+/// first run's job, which takes all of them (one update per series, its points coalesced). The figure that matters
+/// is the "Series/s" column: series points analysed per second. Needs PERF_BENCH_DB.
 /// </summary>
 [Config(typeof(AnalysisBenchConfig))]
 public class AnalysisBenchmarks
 {
     public const int HistoryRuns = 20;
+    public const int QueuedRuns = 8;
 
     [Params(100, 1_000, 10_000)]
     public int Results { get; set; }
+
+    [Params("one-by-one", "batched")]
+    public string Mode { get; set; } = "batched";
 
     private WebApplicationFactory<Program> _app = null!;
     private RunWriter _writer = null!;
@@ -39,7 +46,7 @@ public class AnalysisBenchmarks
     private long _profileId;
     private string _slug = "";
     private int _commit;
-    private long _next;
+    private long[] _next = [];
 
     [GlobalSetup]
     public async Task Setup()
@@ -53,9 +60,11 @@ public class AnalysisBenchmarks
         // In process, the factory would look for the service's content root next to the solution; pages are not needed.
         if (Environment.GetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE") is null)
             Environment.SetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE", AppContext.BaseDirectory);
-        _app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("ConnectionStrings:Perf", cs));
+        // The web role only: no Hangfire server competes for the queued runs; each iteration runs the jobs itself.
+        _app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("ConnectionStrings:Perf", cs)
+            .UseSetting("Background:Roles", "web").UseSetting("Background:AnalysisBatchRuns", Mode == "batched" ? "32" : "1"));
         _ = _app.Services;
-        _slug = $"analysis-{Results}-{DateTime.UtcNow:HHmmss}";
+        _slug = $"analysis-{Results}-{Mode}-{DateTime.UtcNow:HHmmss}";
         await using (var cmd = _db.CreateCommand($"INSERT INTO projects (slug, name, default_branch, is_public, created_at) VALUES ('{_slug}', 'analysis', 'main', true, now()) RETURNING id"))
             _projectId = (long)(await cmd.ExecuteScalarAsync())!;
         await using (var cmd = _db.CreateCommand("SELECT id FROM profiles WHERE name = 'm1-pro'"))
@@ -65,10 +74,14 @@ public class AnalysisBenchmarks
     }
 
     [IterationSetup]
-    public void NextRun() => _next = WriteRunAsync().GetAwaiter().GetResult();
+    public void NextRuns() => _next = Enumerable.Range(0, QueuedRuns).Select(_ => WriteRunAsync().GetAwaiter().GetResult()).ToArray();
 
-    [Benchmark]
-    public Task AnalyseRun() => AnalyseAsync(_next);
+    [Benchmark(OperationsPerInvoke = QueuedRuns)]
+    public async Task AnalyseRun()
+    {
+        // The first job takes every queued run when batching; the later jobs then find theirs analysed and end.
+        foreach (var run in _next) await AnalyseAsync(run);
+    }
 
     [GlobalCleanup]
     public void Cleanup()
@@ -83,7 +96,16 @@ public class AnalysisBenchmarks
         await scope.ServiceProvider.GetRequiredService<RunAnalysisJob>().RunAsync(runId, CancellationToken.None);
     }
 
+    /// <summary>Stores a run and puts it in the analysis queue (as ingest does), without queueing a Hangfire job.</summary>
     private async Task<long> WriteRunAsync()
+    {
+        var runId = await StoreRunAsync();
+        await using var cmd = _db.CreateCommand($"INSERT INTO analysis_queue (run_id, queued_at, failed_batches) VALUES ({runId}, now(), 0)");
+        await cmd.ExecuteNonQueryAsync();
+        return runId;
+    }
+
+    private async Task<long> StoreRunAsync()
     {
         var commit = ++_commit;
         var random = new Random(commit);
@@ -117,7 +139,8 @@ public sealed class AnalysisBenchConfig : ManualConfig
     public AnalysisBenchConfig()
     {
         AddJob(Job.Default.WithStrategy(RunStrategy.Monitoring).WithWarmupCount(1).WithIterationCount(5).WithInvocationCount(1).WithUnrollFactor(1)
-            .WithToolchain(BenchmarkDotNet.Toolchains.InProcess.Emit.InProcessEmitToolchain.Instance));
+            // 8 runs of 10,000 results one by one take minutes per iteration on a busy machine: past the default timeout.
+            .WithToolchain(new BenchmarkDotNet.Toolchains.InProcess.Emit.InProcessEmitToolchain(TimeSpan.FromMinutes(60), logOutput: true)));
         AddDiagnoser(BenchmarkDotNet.Diagnosers.MemoryDiagnoser.Default);
         AddExporter(BenchmarkDotNet.Exporters.Json.JsonExporter.Full);
         AddColumn(new SeriesPerSecondColumn());
@@ -132,13 +155,14 @@ public sealed class AnalysisBenchConfig : ManualConfig
         public int PriorityInCategory => 0;
         public bool IsNumeric => true;
         public UnitType UnitType => UnitType.Dimensionless;
-        public string Legend => "Series updated per second of analysis (results of the run / mean time)";
+        public string Legend => "Series points analysed per second (results of a run / mean time per run)";
 
         public string GetValue(BenchmarkDotNet.Reports.Summary summary, BenchmarkCase benchmarkCase) => GetValue(summary, benchmarkCase, SummaryStyle.Default);
 
         public string GetValue(BenchmarkDotNet.Reports.Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style)
         {
             var mean = summary[benchmarkCase]?.ResultStatistics?.Mean;
+            // The mean is per run (OperationsPerInvoke), so results per run / mean is series points analysed per second.
             var results = benchmarkCase.Parameters[nameof(AnalysisBenchmarks.Results)];
             return mean is > 0 && results is int n ? (n / (mean.Value / 1e9)).ToString("N0", System.Globalization.CultureInfo.InvariantCulture) : "-";
         }

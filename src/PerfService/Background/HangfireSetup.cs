@@ -33,6 +33,7 @@ public static class HangfireSetup
         builder.Services.AddSingleton<IBackgroundJobClient>(sp => new BackgroundJobClient(sp.GetRequiredService<JobStorage>()));
         builder.Services.AddSingleton<IRecurringJobManager>(sp => new RecurringJobManager(sp.GetRequiredService<JobStorage>()));
         builder.Services.AddSingleton<JobActivator>(sp => new Hangfire.AspNetCore.AspNetCoreJobActivator(sp.GetRequiredService<IServiceScopeFactory>()));
+        builder.Services.AddOptions<BackgroundOptions>().BindConfiguration(BackgroundOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddHostedService<HangfireServerHost>();
         builder.Services.AddTransient<LeaseSweepJob>();
         builder.Services.AddScoped<ArtifactRetentionJob>();

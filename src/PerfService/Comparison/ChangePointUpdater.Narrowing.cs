@@ -13,9 +13,9 @@ public sealed partial class ChangePointUpdater
     /// it in place: runs of commits inside the range (bisection's, or late ones) told where the change lies. Withdrawing
     /// it and opening another would look like noise to users and lose its triage.
     /// </summary>
-    private async Task NarrowAsync(SeriesId id, SeriesWindow points, List<OnlineAlert> current, CancellationToken ct)
+    private async Task NarrowAsync(SeriesId id, SeriesWindow points, List<OnlineAlert> current, OpenAlerts openAlerts, CancellationToken ct)
     {
-        var open = await OpenChangeAlertsAsync(id, ct);
+        var open = await openAlerts.OfAsync(id, ct);
         foreach (var c in current)
         {
             var (from, to) = (points[c.Index - 1].Commit, points[c.Index].Commit);
@@ -32,10 +32,10 @@ public sealed partial class ChangePointUpdater
     }
 
     /// <summary>Asks the bisector about every open alert of the series; true when a job was queued.</summary>
-    private async Task<bool> BisectAsync(SeriesId id, Project project, SeriesWindow points, CancellationToken ct)
+    private async Task<bool> BisectAsync(SeriesId id, Project project, SeriesWindow points, OpenAlerts open, CancellationToken ct)
     {
         var queued = false;
-        foreach (var alert in await OpenChangeAlertsAsync(id, ct))
+        foreach (var alert in await open.OfAsync(id, ct))
         {
             var (fromIndex, toIndex) = (points.FindLast(alert.FromCommit), points.FindFirst(alert.ToCommit));
             if (fromIndex < 0 || toIndex <= fromIndex) continue;

@@ -28,23 +28,37 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     private const int TailMargin = 64;
 
     /// <summary>
-    /// Updates the series one run touched (they share its project, profile and branch) in one transaction: a few
-    /// statements fetch and lock every state and read every series' new points, instead of a handful of round trips
-    /// and a whole-series read per series, which under load made analysis the bottleneck (a run of 230 benchmarks
-    /// took ~13 s to analyse).
+    /// Updates the series of one project, profile and branch (the series one run, or a batch of runs, touched) in its
+    /// own transaction; see <see cref="UpdateInTransactionAsync"/>.
     /// </summary>
     public async Task UpdateAsync(IReadOnlyList<SeriesId> ids, CancellationToken ct)
     {
-        if (ids.Count == 0) return;
+        await using var tx = await db.Database.BeginTransactionAsync(ct);
+        var bisecting = await UpdateInTransactionAsync(ids, ct);
+        await tx.CommitAsync(ct);
+        if (bisecting) await queue.NotifyAsync(ct);
+    }
+
+    /// <summary>
+    /// Updates the series of one project, profile and branch inside the caller's transaction, set-based: one statement
+    /// creates the missing states, one locks them all, one reads every fed series' new points (with a margin), one
+    /// every new or replayed series whole, and one writes all states back; the open alerts of the series are read in one
+    /// query, only when a series raises, withdraws or replays. Several runs of a series in one batch cost one update:
+    /// the window holds all their points. Returns whether a bisection job was queued (notify after the commit).
+    /// Under load, per-series round trips (a whole-series read per late series, an alert query per replay, one UPDATE
+    /// per state) made analysis the bottleneck.
+    /// </summary>
+    public async Task<bool> UpdateInTransactionAsync(IReadOnlyList<SeriesId> ids, CancellationToken ct)
+    {
+        if (ids.Count == 0) return false;
         var (projectId, profileId, branchId) = (ids[0].ProjectId, ids[0].ProfileId, ids[0].BranchId);
         if (ids.Any(i => i.ProjectId != projectId || i.ProfileId != profileId || i.BranchId != branchId))
             throw new ArgumentException("the series of one update must share project, profile and branch", nameof(ids));
-        // Locks are taken in (benchmark, measure) order, so two runs updating overlapping series never deadlock.
-        var keys = ids.OrderBy(i => i.BenchmarkId).ThenBy(i => i.MeasureId).ToList();
+        // Locks are taken in (benchmark, measure) order, so two analyses updating overlapping series never deadlock.
+        var keys = ids.DistinctBy(i => (i.BenchmarkId, i.MeasureId)).OrderBy(i => i.BenchmarkId).ThenBy(i => i.MeasureId).ToList();
         var benchmarkIds = keys.Select(i => i.BenchmarkId).ToArray();
         var measureIds = keys.Select(i => i.MeasureId).ToArray();
 
-        await using var tx = await db.Database.BeginTransactionAsync(ct);
         await db.Database.ExecuteSqlInterpolatedAsync($"""
             INSERT INTO series_states (benchmark_id, measure_id, profile_id, branch_id, state, last_series_at, last_result_id, updated_at)
             SELECT k.b, k.m, {profileId}, {branchId}, jsonb_build_object(), '-infinity', 0, now()
@@ -52,42 +66,74 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             ORDER BY k.b, k.m
             ON CONFLICT (benchmark_id, measure_id, profile_id, branch_id) DO NOTHING
             """, ct);
-        // One updater per series at a time: the row locks serialise concurrent analyses of the same series.
+        // One updater per series at a time: the row locks serialise concurrent analyses of the same series. Not
+        // tracked: the states are written back in one statement below.
         var rows = (await db.SeriesStates.FromSqlInterpolated($"""
             SELECT s.* FROM series_states s JOIN unnest({benchmarkIds}, {measureIds}) AS k(b, m) ON s.benchmark_id = k.b AND s.measure_id = k.m
             WHERE s.profile_id = {profileId} AND s.branch_id = {branchId}
             ORDER BY s.benchmark_id, s.measure_id
             FOR UPDATE OF s
-            """).ToListAsync(ct)).ToDictionary(r => (r.BenchmarkId, r.MeasureId));
+            """).AsNoTracking().ToListAsync(ct)).ToDictionary(r => (r.BenchmarkId, r.MeasureId));
         var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == projectId, ct);
         // Series already fed read only their tail; new ones (and every series of a bisecting project, whose alert
         // ranges may lie anywhere) are read whole.
         var fed = keys.Where(k => rows[(k.BenchmarkId, k.MeasureId)].LastResultId != 0 && !project.Bisect).ToList();
         var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, ct,
             project.IncludeProfileMismatch);
-        var rest = keys.Except(fed).ToList();
+        var states = keys.ToDictionary(k => (k.BenchmarkId, k.MeasureId), k => ReadState(rows[(k.BenchmarkId, k.MeasureId)]));
+        // A series whose tail shows a point that arrived out of commit order replays from the start: read all of those
+        // whole in the same query as the new ones.
+        var rest = keys.Where(k => !tails.TryGetValue((k.BenchmarkId, k.MeasureId), out var tail)
+            || !InOrder(states[(k.BenchmarkId, k.MeasureId)], rows[(k.BenchmarkId, k.MeasureId)], tail)).ToList();
         var whole = await reader.ReadManyAsync(rest.Select(k => k.BenchmarkId).ToArray(), rest.Select(k => k.MeasureId).ToArray(), profileId, branchId, ct,
             project.IncludeProfileMismatch);
 
+        var open = new OpenAlerts(db, keys);
         var bisecting = false;
+        var written = new List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)>(keys.Count);
         foreach (var id in keys)
         {
             var key = (id.BenchmarkId, id.MeasureId);
-            var window = tails.TryGetValue(key, out var tail) ? tail : SeriesWindow.Whole(whole.GetValueOrDefault(key) ?? []);
-            bisecting |= await UpdateOneAsync(id, project, rows[key], window, ct);
+            var window = rest.Contains(id) ? SeriesWindow.Whole(whole.GetValueOrDefault(key) ?? []) : tails[key];
+            var (state, bisects) = await UpdateOneAsync(id, project, rows[key], states[key], window, open, ct);
+            bisecting |= bisects;
+            if (state is { } s) written.Add((rows[key], s.State, s.Last));
         }
         await db.SaveChangesAsync(ct);
-        await tx.CommitAsync(ct);
-        if (bisecting) await queue.NotifyAsync(ct);
+        await WriteStatesAsync(written, ct);
+        return bisecting;
     }
 
-    private async Task<bool> UpdateOneAsync(SeriesId id, Project project, SeriesState row, SeriesWindow points, CancellationToken ct)
+    private static OnlineDetectorState ReadState(SeriesState row) =>
+        row.LastResultId == 0 ? OnlineDetectorState.Empty : JsonSerializer.Deserialize<OnlineDetectorState>(row.State)!;
+
+    // In order when the last point fed is still at the index the state counted up to: a point that arrived for an
+    // older commit would have moved it along.
+    private static bool InOrder(OnlineDetectorState state, SeriesState row, SeriesWindow points) =>
+        state.Count <= points.Count
+        && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId));
+
+    /// <summary>Every state of the update in one statement (they are locked by this transaction).</summary>
+    private async Task WriteStatesAsync(List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)> written, CancellationToken ct)
     {
-        var state = row.LastResultId == 0 ? OnlineDetectorState.Empty : JsonSerializer.Deserialize<OnlineDetectorState>(row.State)!;
-        // In order when the last point fed is still at the index the state counted up to: a point that arrived for an
-        // older commit would have moved it along.
-        var inOrder = state.Count <= points.Count
-            && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId));
+        if (written.Count == 0) return;
+        var ids = written.Select(w => w.Row.Id).ToArray();
+        var json = written.Select(w => JsonSerializer.Serialize(w.State)).ToArray();
+        var at = written.Select(w => w.Last.SeriesAt).ToArray();
+        var last = written.Select(w => w.Last.ResultId).ToArray();
+        await db.Database.ExecuteSqlInterpolatedAsync($"""
+            UPDATE series_states s SET state = u.state::jsonb, last_series_at = u.at, last_result_id = u.last, updated_at = now()
+            FROM unnest({ids}, {json}, {at}, {last}) AS u(id, state, at, last)
+            WHERE s.id = u.id
+            """, ct);
+    }
+
+    /// <summary>Feeds one series' new points; returns its new state and last point (null when the series has none) and
+    /// whether bisection queued a job.</summary>
+    private async Task<((OnlineDetectorState State, SeriesPoint Last)? Written, bool Bisecting)> UpdateOneAsync(SeriesId id, Project project,
+        SeriesState row, OnlineDetectorState state, SeriesWindow points, OpenAlerts open, CancellationToken ct)
+    {
+        var inOrder = InOrder(state, row, points);
         if (!inOrder)
         {
             if (!points.IsWhole) points = await ReadWholeAsync(id, project, ct);
@@ -102,6 +148,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         {
             var update = OnlineDetector.Add(state, points[i].Value, options);
             state = update.State;
+            if (update.Raised.Count == 0 && update.Withdrawn.Count == 0) continue;
             raised.AddRange(update.Raised);
             withdrawn.AddRange(update.Withdrawn);
             raised.RemoveAll(r => update.Withdrawn.Any(w => w.Index == r.Index && w.DetectedAt == r.DetectedAt));
@@ -112,28 +159,20 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         if (!inOrder)
         {
             // Narrow first: a narrowed alert keeps its identity (and triage) instead of being withdrawn as vanished.
-            await NarrowAsync(id, points, raised, ct);
-            await WithdrawVanishedAsync(id, points, raised, ct);
+            await NarrowAsync(id, points, raised, open, ct);
+            await WithdrawVanishedAsync(id, points, raised, open, ct);
         }
-        foreach (var w in withdrawn) await WithdrawAsync(id, points, w, ct);
-        foreach (var r in raised) await RaiseAsync(id, points, r, ct);
-        var bisecting = project.Bisect && await BisectAsync(id, project, points, ct);
-
-        if (points.Count > 0)
-        {
-            row.State = JsonSerializer.Serialize(state);
-            row.LastResultId = points.Last.ResultId;
-            row.LastSeriesAt = points.Last.SeriesAt;
-            row.UpdatedAt = DateTimeOffset.UtcNow;
-        }
-        return bisecting;
+        foreach (var w in withdrawn) await WithdrawAsync(id, points, w, open, ct);
+        foreach (var r in raised) await RaiseAsync(id, points, r, open, ct);
+        var bisecting = project.Bisect && await BisectAsync(id, project, points, open, ct);
+        return (points.Count > 0 ? (state, points.Last) : null, bisecting);
     }
 
     private async Task<SeriesWindow> ReadWholeAsync(SeriesId id, Project project, CancellationToken ct) =>
         SeriesWindow.Whole((await reader.ReadManyAsync([id.BenchmarkId], [id.MeasureId], id.ProfileId, id.BranchId, ct, project.IncludeProfileMismatch))
             .GetValueOrDefault((id.BenchmarkId, id.MeasureId)) ?? []);
 
-    private async Task RaiseAsync(SeriesId id, SeriesWindow points, OnlineAlert a, CancellationToken ct)
+    private async Task RaiseAsync(SeriesId id, SeriesWindow points, OnlineAlert a, OpenAlerts open, CancellationToken ct)
     {
         var to = points[a.Index].Commit;
         var alert = await alerts.OpenAsync(Describe(new Alert
@@ -146,10 +185,10 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             GroupKey = "",
             Summary = "",
         }, id, points, a), $"stable change point found after point {a.DetectedAt}", ct);
+        open.Opened(alert);
 
         // A change back to the old level fixes the earlier change it undoes.
-        var open = await OpenChangeAlertsAsync(id, ct);
-        foreach (var earlier in open.Where(e => e.Id != alert.Id))
+        foreach (var earlier in (await open.OfAsync(id, ct)).Where(e => e.Id != alert.Id))
         {
             var d = JsonDocument.Parse(earlier.Details).RootElement;
             if (d.TryGetProperty("LevelBefore", out var before) && d.TryGetProperty("LevelAfter", out var after)
@@ -158,18 +197,18 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         }
     }
 
-    private async Task WithdrawAsync(SeriesId id, SeriesWindow points, OnlineAlert w, CancellationToken ct)
+    private async Task WithdrawAsync(SeriesId id, SeriesWindow points, OnlineAlert w, OpenAlerts open, CancellationToken ct)
     {
         var to = points[w.Index].Commit;
-        foreach (var alert in (await OpenChangeAlertsAsync(id, ct)).Where(x => x.ToCommit == to))
+        foreach (var alert in (await open.OfAsync(id, ct)).Where(x => x.ToCommit == to))
             await alerts.ChangeStateAsync(alert, AlertState.Invalid, AlertService.System,
                 $"the change point vanished as more points arrived (withdrawn after point {w.WithdrawnAt})", ct);
     }
 
-    private async Task WithdrawVanishedAsync(SeriesId id, SeriesWindow points, List<OnlineAlert> current, CancellationToken ct)
+    private async Task WithdrawVanishedAsync(SeriesId id, SeriesWindow points, List<OnlineAlert> current, OpenAlerts open, CancellationToken ct)
     {
         var keep = current.Where(c => c.WithdrawnAt is null).Select(c => points[c.Index].Commit).ToHashSet();
-        foreach (var alert in (await OpenChangeAlertsAsync(id, ct)).Where(a => a.ToCommit is null || !keep.Contains(a.ToCommit)))
+        foreach (var alert in (await open.OfAsync(id, ct)).Where(a => a.ToCommit is null || !keep.Contains(a.ToCommit)))
             await alerts.ChangeStateAsync(alert, AlertState.Invalid, AlertService.System, "the change point vanished when the series was replayed in commit order", ct);
     }
 
@@ -188,10 +227,6 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         alert.Change = a.Magnitude;
         return alert;
     }
-
-    private Task<List<Alert>> OpenChangeAlertsAsync(SeriesId id, CancellationToken ct) =>
-        db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint && a.BenchmarkId == id.BenchmarkId && a.MeasureId == id.MeasureId
-            && a.ProfileId == id.ProfileId && (a.State == AlertState.Active || a.State == AlertState.Acknowledged)).ToListAsync(ct);
 
     private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }

@@ -10,6 +10,7 @@ public static class ComparisonSetup
         builder.Services.AddScoped<TargetChecker>();
         builder.Services.AddScoped<ChangePointUpdater>();
         builder.Services.AddScoped<SubmittedPullRequestRuns>();
+        builder.Services.AddScoped<AnalysisBatch>();
         builder.Services.AddScoped<RunAnalysisJob>();
         builder.Services.AddScoped<PullRequestComparisonJob>();
         builder.Services.AddScoped<PullRequestReports>();

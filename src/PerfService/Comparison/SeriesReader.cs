@@ -24,13 +24,19 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
     public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadManyAsync(long[] benchmarkIds, long[] measureIds,
         long profileId, long branchId, CancellationToken ct, bool includeProfileMismatch = false)
     {
+        if (benchmarkIds.Length == 0) return []; // a round trip (and a plan guessing ten rows) for nothing
+        // A lateral read per series, each a range scan of the covering index: a plain join of many keys to results let the
+        // planner pick a scan of the whole table (9 s for a 10,000-series read measured, against milliseconds).
         await using var cmd = dataSource.CreateCommand($"""
-            SELECT r.benchmark_id, r.measure_id, r.id, r.run_id, c.sha, r.series_at, coalesce(r.median, r.value)
+            SELECT k.b, k.m, r.id, r.run_id, c.sha, r.series_at, r.v
             FROM unnest($1::bigint[], $2::bigint[]) AS k(b, m)
-            JOIN results r ON r.benchmark_id = k.b AND r.measure_id = k.m
+            CROSS JOIN LATERAL (
+                SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) AS v FROM results r
+                WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL
+                  {Matching(includeProfileMismatch)}
+                ORDER BY r.series_at, r.run_id) r
             JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
-            WHERE r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL {Matching(includeProfileMismatch)}
-            ORDER BY r.benchmark_id, r.measure_id, r.series_at, r.run_id
+            ORDER BY k.b, k.m, r.series_at, r.run_id
             """);
         foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId }) cmd.Parameters.Add(new NpgsqlParameter { Value = v });
         var series = new Dictionary<(long, long), List<SeriesPoint>>();

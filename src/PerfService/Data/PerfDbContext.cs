@@ -25,6 +25,7 @@ public class PerfDbContext(DbContextOptions<PerfDbContext> options) : DbContext(
     public DbSet<AlertGroup> AlertGroups => Set<AlertGroup>();
     public DbSet<Verdict> Verdicts => Set<Verdict>();
     public DbSet<SeriesState> SeriesStates => Set<SeriesState>();
+    public DbSet<AnalysisRequest> AnalysisQueue => Set<AnalysisRequest>();
     public DbSet<WebhookDelivery> WebhookDeliveries => Set<WebhookDelivery>();
     public DbSet<PullRequestComment> PullRequestComments => Set<PullRequestComment>();
     public DbSet<PullRequestHead> PullRequestHeads => Set<PullRequestHead>();

@@ -41,7 +41,7 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
 
         if (idempotencyKey is not null && await writer.FindByKeyAsync(project.Id, idempotencyKey, ct) is { } existing)
         {
-            RunAnalysisJob.Enqueue(jobs, existing.RunId);
+            await RunAnalysisJob.EnqueueAsync(db, jobs, existing.RunId, ct);
             return existing with { Duplicate = true };
         }
 
@@ -71,7 +71,7 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
         if (!created.Duplicate) PerfTelemetry.RunIngested(m.Profile, created.Results, System.Diagnostics.Stopwatch.GetElapsedTime(started));
         // Also on a duplicate: if the first post stored the run but failed before queueing its analysis, the retry
         // queues it. Analysis is idempotent.
-        RunAnalysisJob.Enqueue(jobs, created.RunId);
+        await RunAnalysisJob.EnqueueAsync(db, jobs, created.RunId, ct);
         logger.LogInformation("Stored run {RunId} of {Project} at {Commit} on {Profile}: {Benchmarks} benchmarks, {Results} results (duplicate: {Duplicate})",
             created.RunId, m.Project, m.Commit, m.Profile, created.Benchmarks, created.Results, created.Duplicate);
         return created;

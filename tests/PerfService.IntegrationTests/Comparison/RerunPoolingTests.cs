@@ -28,7 +28,8 @@ public class RerunPoolingTests : OwnServiceTests
         Assert.Contains("rounds a side", v.Reason);
 
         // The re-run asks for the rounds the verdict said would decide it, less the one already run (or doubles them).
-        var rerun = (await agent.ClaimAsync())!;
+        // The re-run is queued just after the verdicts commit: wait for it (a long poll) rather than race it.
+        var rerun = (await agent.ClaimAsync(waitSeconds: 10))!;
         Assert.Equal("ab000001", rerun.Commit);
         Assert.True(rerun.Rounds >= 1);
         var kind = await app.WithDbAsync(db => db.Jobs.Where(j => j.Id == rerun.JobId).Select(j => j.Kind).SingleAsync());

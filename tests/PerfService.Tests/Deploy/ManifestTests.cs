@@ -290,6 +290,33 @@ public sealed class ManifestTests
         Assert.DoesNotContain(Applied.Concat(Migrate), o => o.Kind == "Secret");
     }
 
+    [Fact]
+    public void WebAndBackgroundRolesRunAsSeparateDeploymentsAndTheBackgroundScalesOnAnalysisLag()
+    {
+        string? Role(K8sObject deployment) =>
+            Assert.Single(deployment.PodSpec.Seq("containers")).Seq("env").SingleOrDefault(e => e.Str("name") == "Background__Roles").Str("value");
+        var web = ServiceDeployment();
+        var background = Assert.Single(Applied, o => o.Kind == "Deployment" && o.Name == "perfservice-background");
+        Assert.Equal(("web", "background"), (Role(web), Role(background)));
+        // Same image, settings and database; the Service routes users to the web pods only.
+        Assert.Equal(Assert.Single(web.PodSpec.Seq("containers")).Str("image"), Assert.Single(background.PodSpec.Seq("containers")).Str("image"));
+        var backgroundLabels = background.Root.Entries("spec", "template", "metadata", "labels").ToDictionary(e => e.Key, e => e.Value.Str());
+        var service = Assert.Single(Applied, o => o.Kind == "Service");
+        Assert.False(service.Root.Entries("spec", "selector").All(e => backgroundLabels.GetValueOrDefault(e.Key) == e.Value.Str()),
+            "the Service must not select the background pods");
+        Assert.Equal("/readyz", Assert.Single(background.PodSpec.Seq("containers")).Str("readinessProbe", "httpGet", "path"));
+
+        var hpa = Assert.Single(Applied, o => o.Kind == "HorizontalPodAutoscaler");
+        Assert.Equal("autoscaling/v2", hpa.ApiVersion);
+        Assert.Equal(("Deployment", "perfservice-background"), (hpa.Root.Str("spec", "scaleTargetRef", "kind"), hpa.Root.Str("spec", "scaleTargetRef", "name")));
+        var metric = Assert.Single(hpa.Root.Seq("spec", "metrics"));
+        Assert.Equal("perfservice_analysis_lag_seconds", metric.Str("external", "metric", "name"));
+        // The adapter rule documented beside it maps the service's gauge to that name.
+        var text = File.ReadAllText(Path.Combine(DeployFiles.K8sDir, "background-hpa.yaml"));
+        Assert.Contains("seriesQuery: 'perfservice_analysis_backlog_oldest_seconds", text);
+        Assert.Contains("as: perfservice_analysis_lag_seconds", text);
+    }
+
     private static K8sObject ServiceDeployment() => Assert.Single(Applied, o => o.Kind == "Deployment" && o.Name == "perfservice");
 
     private static IEnumerable<K8sObject> AgentWorkloads() =>

@@ -34,6 +34,10 @@ public sealed class ServiceGauges : IDisposable
             new Measurement<long>(s.Background.Processing, Tag("state", "processing")),
             new Measurement<long>(s.Background.Failed, Tag("state", "failed")),
         }), "{job}", "Hangfire jobs by state (failed: retries exhausted)");
+        _meter.CreateObservableGauge("perfservice.analysis.backlog", () => Read(s => new[] { new Measurement<long>(s.Analysis.Runs) }),
+            "{run}", "Stored runs waiting for their analysis");
+        _meter.CreateObservableGauge("perfservice.analysis.backlog.oldest", () => Read(s => new[] { new Measurement<double>(s.Analysis.OldestSeconds) }),
+            "s", "How long the oldest run waiting for its analysis has waited (the analysis lag; autoscaling metric of the background role)");
         _meter.CreateObservableGauge("perfservice.background.servers", () => Read(s => new[] { new Measurement<long>(s.Background.Servers) }),
             "{server}", "Hangfire servers (service replicas running background work)");
     }

@@ -10,7 +10,12 @@ public sealed record ServiceStatus(
     IReadOnlyList<JobCount> Jobs,
     IReadOnlyList<AgentCount> Agents,
     IReadOnlyList<QueueLength> Queues,
-    BackgroundCounts Background);
+    BackgroundCounts Background,
+    AnalysisBacklog Analysis);
+
+/// <summary>Stored runs waiting for their analysis, and how long the oldest has waited: the analysis lag an autoscaler
+/// scales background workers on (it grows with the backlog, whatever the size of the runs).</summary>
+public sealed record AnalysisBacklog(long Runs, double OldestSeconds);
 
 /// <summary>Benchmark jobs waiting for or held by an agent, per profile.</summary>
 public sealed record JobCount(string State, string Profile, long Count, double OldestSeconds);
@@ -88,6 +93,11 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
                 .DefaultIfEmpty(0).Max())).ToList();
         if (!queues.Any(q => q.Queue == DefaultQueue)) queues.Insert(0, new QueueLength(DefaultQueue, 0, 0));
         var background = new BackgroundCounts(stats.Enqueued, stats.Scheduled, stats.Processing, stats.Failed, stats.Succeeded, stats.Servers);
-        return new ServiceStatus(now, jobs, agents, queues, background);
+        var analysis = new AnalysisBacklog(0, 0);
+        await using (var cmd = dataSource.CreateCommand(
+            "SELECT count(*), coalesce(extract(epoch FROM now() - min(queued_at)), 0)::float8 FROM analysis_queue"))
+        await using (var r = await cmd.ExecuteReaderAsync(ct))
+            if (await r.ReadAsync(ct)) analysis = new AnalysisBacklog(r.GetInt64(0), r.GetDouble(1));
+        return new ServiceStatus(now, jobs, agents, queues, background, analysis);
     }
 }

@@ -1,0 +1,96 @@
+using System.Net;
+using Hangfire;
+using Microsoft.Extensions.DependencyInjection;
+using PerfService.Auth;
+using PerfService.Core.Contracts;
+using PerfService.IntegrationTests.Infrastructure;
+using PerfService.IntegrationTests.Ingestion;
+
+namespace PerfService.IntegrationTests.Foundation;
+
+public sealed class BackgroundRoleApp : PerfServiceApp
+{
+    protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?>
+    {
+        ["Background:Roles"] = "background",
+        ["Telemetry:MetricsAllowedNetworks:0"] = "127.0.0.1/32",
+    };
+}
+
+public sealed class WebRoleApp : PerfServiceApp
+{
+    protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?> { ["Background:Roles"] = "web" };
+}
+
+public sealed class BadRolesApp : PerfServiceApp
+{
+    protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?> { ["Background:Roles"] = "web,worker" };
+}
+
+public sealed class NoWorkersApp : PerfServiceApp
+{
+    protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?> { ["Background:Workers"] = "0" };
+}
+
+/// <summary>
+/// Web and background roles run apart by configuration (<c>Background:Roles</c>): a background-only process answers
+/// health and metrics and nothing else; a web-only process serves the API and queues analysis but runs no Hangfire
+/// server; a setting that is not a role, or no workers, stops the process at start.
+/// </summary>
+public class RoleTests
+{
+    [Fact]
+    public Task A_background_only_process_serves_health_and_metrics_and_refuses_the_api() => WithAppAsync(new BackgroundRoleApp(), async app =>
+    {
+        var client = app.CreateClient();
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/healthz")).StatusCode);
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/readyz")).StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound, (await client.GetAsync("/api/v1/projects")).StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound, (await client.GetAsync("/")).StatusCode);
+        var admin = await app.CreateTokenAsync(Scopes.Admin);
+        using var request = new HttpRequestMessage(HttpMethod.Get, "/api/v1/service/status") { Headers = { { "Authorization", $"Bearer {admin}" } } };
+        Assert.Equal(HttpStatusCode.NotFound, (await client.SendAsync(request)).StatusCode);
+        // It is the Hangfire server.
+        var storage = app.Services.GetRequiredService<JobStorage>();
+        Assert.Equal(1, await Generic.EventuallyAsync(() => Task.FromResult(storage.GetMonitoringApi().Servers().Count), n => n == 1, TimeSpan.FromSeconds(30)));
+    });
+
+    [Fact]
+    public Task A_web_only_process_stores_runs_and_queues_their_analysis_without_running_it() => WithAppAsync(new WebRoleApp(), async app =>
+    {
+        await app.CreateProjectAsync("web-role");
+        var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
+        var meta = new RunMetadata { Project = "web-role", Commit = "ab000001", Branch = "main", Profile = "m1-pro", Suite = "s" };
+        Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", Generic.Times(("A.B", [1, 2, 3]))))).StatusCode);
+        await Task.Delay(TimeSpan.FromSeconds(3));
+        Assert.Equal(1, await app.WithDbAsync(db => Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions.CountAsync(db.AnalysisQueue)));
+        var monitoring = app.Services.GetRequiredService<JobStorage>().GetMonitoringApi();
+        Assert.Empty(monitoring.Servers());
+        Assert.Equal(1, monitoring.EnqueuedCount("default"));
+    });
+
+    [Fact]
+    public async Task A_role_that_does_not_exist_or_no_workers_stops_the_process_at_start()
+    {
+        foreach (var bad in new PerfServiceApp[] { new BadRolesApp(), new NoWorkersApp() })
+            await WithAppAsync(bad, app =>
+            {
+                var e = Assert.ThrowsAny<Exception>(() => app.CreateClient());
+                Assert.Contains("Background", e.ToString());
+                return Task.CompletedTask;
+            });
+    }
+
+    private static async Task WithAppAsync<TApp>(TApp app, Func<TApp, Task> test) where TApp : PerfServiceApp
+    {
+        await app.InitializeAsync();
+        try
+        {
+            await test(app);
+        }
+        finally
+        {
+            await ((IAsyncLifetime)app).DisposeAsync();
+        }
+    }
+}
