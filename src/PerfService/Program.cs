@@ -1,5 +1,6 @@
 using PerfService.Access;
 using PerfService.AgentJobs;
+using PerfService.ApiReference;
 using PerfService.Auth;
 using PerfService.Background;
 using PerfService.Bisection;
@@ -26,6 +27,7 @@ builder.AddBisection();
 builder.AddBackgroundJobs();
 builder.AddPullRequests();
 builder.AddDashboard();
+builder.AddApiReference();
 
 var app = builder.Build();
 if (await app.TryRunAsync(args)) return;
@@ -45,6 +47,7 @@ app.MapAgentJobsApi();
 app.MapRunsApi();
 app.MapPullRequestReportApi();
 app.MapPullRequestsApi();
+app.MapApiReference();
 app.MapDashboard();
 app.MapHangfireAdminDashboard();
 

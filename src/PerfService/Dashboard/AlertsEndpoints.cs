@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
@@ -11,7 +12,10 @@ internal static class AlertsEndpoints
 {
     /// <summary>Alerts of the visible projects, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged).</summary>
     public static async Task<Results<Ok<Page<AlertDto>>, ProblemHttpResult>> List(
-        string? project, string? state, string? profile, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user,
+        [Description("Only this project's alerts (its slug).")] string? project,
+        [Description("active, acknowledged, invalid, fixed, or open (active or acknowledged); default: all.")] string? state,
+        [Description("Only alerts on this profile (its name).")] string? profile, string? cursor,
+        [Description("Alerts per page: 1–500, default 50.")] int? limit, PerfDbContext db, ClaimsPrincipal user,
         HttpRequest request, CancellationToken ct)
     {
         var alerts = db.Alerts.AsNoTracking();
