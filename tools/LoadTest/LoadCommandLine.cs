@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
+using System.Numerics;
 
 namespace PerfService.LoadTest;
 
@@ -95,31 +96,25 @@ public static class LoadCommandLine
         return root;
     }
 
-    /// <summary>An integer option in [min, max]. Parsed and checked in one place, so a bad value is one clear error.</summary>
-    private static Option<int> Int(string name, string description, int fallback, int min, int max) => new(name)
-    {
-        Description = description,
-        DefaultValueFactory = _ => fallback,
-        CustomParser = r =>
-        {
-            var text = r.Tokens.Single().Value;
-            if (int.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var n) && n >= min && n <= max) return n;
-            r.AddError(string.Create(CultureInfo.InvariantCulture, $"{name} must be a whole number between {min} and {max}, not '{text}'"));
-            return fallback;
-        },
-    };
+    private static Option<int> Int(string name, string description, int fallback, int min, int max) =>
+        Ranged(name, description, fallback, min, max, "a whole number", NumberStyles.AllowLeadingSign);
 
     private static Option<double> Rate(string name, string description, double fallback) => Number(name, description, fallback, 0, 1);
 
-    private static Option<double> Number(string name, string description, double fallback, double min, double max) => new(name)
+    private static Option<double> Number(string name, string description, double fallback, double min, double max) =>
+        Ranged(name, description, fallback, min, max, "a number", NumberStyles.Float);
+
+    /// <summary>A number option in [min, max]. Parsed and checked in one place, so a bad value is one clear error.</summary>
+    private static Option<T> Ranged<T>(string name, string description, T fallback, T min, T max, string what, NumberStyles styles)
+        where T : struct, INumber<T> => new(name)
     {
         Description = description,
         DefaultValueFactory = _ => fallback,
         CustomParser = r =>
         {
             var text = r.Tokens.Single().Value;
-            if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var d) && d >= min && d <= max) return d;
-            r.AddError(string.Create(CultureInfo.InvariantCulture, $"{name} must be a number between {min} and {max}, not '{text}'"));
+            if (T.TryParse(text, styles, CultureInfo.InvariantCulture, out var n) && n >= min && n <= max) return n;
+            r.AddError(string.Create(CultureInfo.InvariantCulture, $"{name} must be {what} between {min} and {max}, not '{text}'"));
             return fallback;
         },
     };

@@ -1,6 +1,7 @@
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
+using PerfService.ApiReference;
 using PerfService.Core.Contracts;
 
 namespace PerfService.Ingestion;
@@ -19,8 +20,7 @@ internal static class RunUploadOpenApi
 
     public static async Task DescribeBodyAsync(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken ct)
     {
-        var document = context.Document ?? throw new InvalidOperationException("no OpenAPI document to add RunMetadata to");
-        document.AddComponent(nameof(RunMetadata), await context.GetOrCreateSchemaAsync(typeof(RunMetadata), null, ct));
+        var metadata = await context.AddSchemaAsync<RunMetadata>(ct);
         operation.RequestBody = new OpenApiRequestBody
         {
             Required = true,
@@ -35,7 +35,7 @@ internal static class RunUploadOpenApi
                         Required = new HashSet<string> { "run", "files" },
                         Properties = new Dictionary<string, IOpenApiSchema>
                         {
-                            ["run"] = new OpenApiSchemaReference(nameof(RunMetadata), document),
+                            ["run"] = metadata,
                             ["files"] = new OpenApiSchema
                             {
                                 Type = JsonSchemaType.Array,
