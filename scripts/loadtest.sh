@@ -11,7 +11,7 @@
 # Environment: PERF_DB (use that cluster instead of the private one), PERF_LOADTEST_DB (database name, perf_load),
 # PERF_ARTIFACTS (build output root, default ./artifacts), PERF_LOADTEST_ENV (extra VAR=value settings for
 # the service, space-separated). Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
-# in tools/LoadTest/LoadOptions.cs.
+# in tools/LoadTest/LoadCommandLine.cs (and by --help).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -15,6 +15,12 @@ if [ -z "${PERF_TEST_DB:-}" ]; then
 fi
 say "database server: $PERF_TEST_DB"
 
+# The OpenAPI tests check the service's document with an npm validator (tests/tools/openapi), installed from its lock file.
+if [ ! -d tests/tools/openapi/node_modules ]; then
+  say "installing the OpenAPI validator (npm ci in tests/tools/openapi)"
+  npm ci --prefix tests/tools/openapi --no-audit --no-fund >/dev/null || say "npm ci failed: the OpenAPI validation test will say what to run"
+fi
+
 say "building the solution"
 dotnet build PerfService.sln -nologo -clp:ErrorsOnly -v:q || { echo "0 passed, 1 failed"; say "build failed"; exit 1; }
 

@@ -1,6 +1,7 @@
 using PerfService.Access;
 using PerfService.Alerts;
 using PerfService.AgentJobs;
+using PerfService.ApiReference;
 using PerfService.Auth;
 using PerfService.Background;
 using PerfService.Bisection;
@@ -28,6 +29,7 @@ builder.AddBisection();
 builder.AddBackgroundJobs();
 builder.AddPullRequests();
 builder.AddDashboard();
+builder.AddApiReference();
 
 var app = builder.Build();
 if (await app.TryRunAsync(args)) return;
@@ -48,6 +50,7 @@ app.MapAgentJobsApi();
 app.MapRunsApi();
 app.MapPullRequestReportApi();
 app.MapPullRequestsApi();
+app.MapApiReference();
 app.MapDashboard();
 app.MapHangfireAdminDashboard();
 

@@ -5,21 +5,7 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using PerfService.LoadTest;
 
-LoadOptions options;
-try
-{
-    if (args is [] or ["--help"] or ["-h"])
-    {
-        Console.WriteLine(LoadOptions.Usage);
-        return args.Length == 0 ? 2 : 0;
-    }
-    options = LoadOptions.Parse(args);
-}
-catch (Exception e) when (e is ArgumentException or FormatException or OverflowException)
-{
-    Console.Error.WriteLine($"loadtest: {e.Message}\n{LoadOptions.Usage}");
-    return 2;
-}
+if (LoadCommandLine.Parse(args, out var usage) is not { } options) return usage;
 
 void Log(string line) => Console.Error.WriteLine($"loadtest: {line}");
 

@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using System.Text.Json;
 using Hangfire;
@@ -28,16 +29,17 @@ public static class AgentJobsApi
     public static RouteGroupBuilder MapAgentJobsApi(this IEndpointRouteBuilder app)
     {
         var agents = app.MapGroup("/api/v1").WithTags("Agents").RequireAuthorization(Scopes.Agent);
-        agents.MapPost("/agents/register", Register);
-        agents.MapPost("/agents/{agentId:long}/claim", Claim);
-        agents.MapPost("/jobs/{jobId:long}/heartbeat", Heartbeat);
-        agents.MapPost("/jobs/{jobId:long}/complete", Complete);
+        agents.MapPost("/agents/register", Register).WithSummary("Register an agent (or re-register it after a restart)");
+        agents.MapPost("/agents/{agentId:long}/claim", Claim).WithSummary("Claim the next job for an agent")
+            .WithDescription("Long poll: answers 200 with a job assignment, or 204 when none came within waitSeconds. The claim is a lease that heartbeats extend.");
+        agents.MapPost("/jobs/{jobId:long}/heartbeat", Heartbeat).WithSummary("Extend a claimed job's lease and append to its log");
+        agents.MapPost("/jobs/{jobId:long}/complete", Complete).WithSummary("Report a claimed job done or failed");
 
         var jobs = app.MapGroup("/api/v1").WithTags("Jobs").RequireRateLimiting(DashboardRateLimiting.Policy);
-        jobs.MapPost("/jobs", Enqueue).RequireAuthorization(Scopes.Admin);
-        jobs.MapGet("/jobs", JobsQueries.List);
-        jobs.MapGet("/jobs/{jobId:long}", JobsQueries.Get);
-        jobs.MapGet("/agents", JobsQueries.Agents);
+        jobs.MapPost("/jobs", Enqueue).RequireAuthorization(Scopes.Admin).WithSummary("Queue benchmark jobs for a commit");
+        jobs.MapGet("/jobs", JobsQueries.List).WithSummary("List jobs, newest first");
+        jobs.MapGet("/jobs/{jobId:long}", JobsQueries.Get).WithSummary("Get a job with its log");
+        jobs.MapGet("/agents", JobsQueries.Agents).WithSummary("List the agents and what they are running");
         return agents;
     }
 
@@ -73,7 +75,8 @@ public static class AgentJobsApi
     }
 
     private static async Task<Results<Ok<JobAssignment>, NoContent, NotFound, ForbidHttpResult>> Claim(
-        long agentId, int? waitSeconds, PerfDbContext db, JobQueue queue, ClaimsPrincipal user,
+        long agentId, [Description("How long to wait for a job before answering 204 (long poll), in seconds; default 30, capped by Jobs:MaxClaimWaitSeconds.")] int? waitSeconds,
+        PerfDbContext db, JobQueue queue, ClaimsPrincipal user,
         Microsoft.Extensions.Options.IOptions<JobOptions> options, CancellationToken ct)
     {
         var agent = await db.Agents.FirstOrDefaultAsync(a => a.Id == agentId, ct);

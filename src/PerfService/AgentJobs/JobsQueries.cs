@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
@@ -9,7 +10,10 @@ namespace PerfService.AgentJobs;
 /// <summary>Read side of jobs and agents, for the dashboard, the demo and tests.</summary>
 public static class JobsQueries
 {
-    public static async Task<Ok<List<JobDto>>> List(PerfDbContext db, HttpContext http, string? project, string? state, int? limit, CancellationToken ct)
+    public static async Task<Ok<List<JobDto>>> List(PerfDbContext db, HttpContext http,
+        [Description("Only this project's jobs (its slug).")] string? project,
+        [Description("Only jobs in this state: queued, running, succeeded, failed, cancelled or awaitingapproval.")] string? state,
+        [Description("Jobs to return, newest first: 1–1000, default 100.")] int? limit, CancellationToken ct)
     {
         var projects = db.VisibleProjects(http.User).Where(p => project == null || p.Slug == project);
         var jobs = db.Jobs.AsNoTracking().Where(j => projects.Any(p => p.Id == j.ProjectId));

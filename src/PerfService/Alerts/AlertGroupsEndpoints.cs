@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
@@ -11,7 +12,9 @@ internal static class AlertGroupsEndpoints
 {
     /// <summary>A project's alert groups, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged).</summary>
     public static async Task<Results<Ok<Page<AlertGroupDto>>, ProblemHttpResult>> List(
-        string slug, string? state, string? cursor, int? limit, PerfDbContext db, HttpRequest request, CancellationToken ct)
+        string slug,
+        [Description("active, acknowledged, invalid, fixed, or open (active or acknowledged); default: all.")] string? state,
+        string? cursor, [Description("Groups per page: 1–500, default 50.")] int? limit, PerfDbContext db, HttpRequest request, CancellationToken ct)
     {
         // The project is visible to this token: ProjectAccess checked the slug before this ran.
         var project = await db.Projects.AsNoTracking().Where(p => p.Slug == slug).Select(p => new { p.Id, p.Slug }).FirstOrDefaultAsync(ct);

@@ -19,9 +19,10 @@ public static class AlertsApi
     public static RouteGroupBuilder MapAlertsApi(this RouteGroupBuilder api)
     {
         var alerts = api.MapGroup("/alerts").WithTags("Alerts");
-        alerts.MapGet("", AlertsEndpoints.List);
-        alerts.MapGet("/{alertId:long}", AlertsEndpoints.Get);
-        alerts.MapPost("/{alertId:long}/state", AlertsEndpoints.SetState).RequireAuthorization(Scopes.Read);
+        alerts.MapGet("", AlertsEndpoints.List).WithSummary("List alerts, newest first");
+        alerts.MapGet("/{alertId:long}", AlertsEndpoints.Get).WithSummary("Get an alert with its history");
+        alerts.MapPost("/{alertId:long}/state", AlertsEndpoints.SetState).RequireAuthorization(Scopes.Read)
+            .WithSummary("Triage an alert: acknowledge, mark invalid or fixed, or reopen");
 
         api.MapGet("/projects/{slug}/alert-groups", AlertGroupsEndpoints.List).WithTags("Alerts")
             .WithSummary("Alert groups of a project: alerts whose commit ranges overlap, newest first");

@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
@@ -13,7 +14,11 @@ internal static class AlertsEndpoints
     /// <summary>Alerts of the visible projects, newest first. <c>state</c> is a state name or <c>open</c> (active or acknowledged);
     /// <c>ungrouped=true</c> keeps the alerts in no group (those opened before groups existed).</summary>
     public static async Task<Results<Ok<Page<AlertDto>>, ProblemHttpResult>> List(
-        string? project, string? state, string? profile, bool? ungrouped, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user,
+        [Description("Only this project's alerts (its slug).")] string? project,
+        [Description("active, acknowledged, invalid, fixed, or open (active or acknowledged); default: all.")] string? state,
+        [Description("Only alerts on this profile (its name).")] string? profile,
+        [Description("true: only the alerts in no group (opened before groups existed).")] bool? ungrouped, string? cursor,
+        [Description("Alerts per page: 1–500, default 50.")] int? limit, PerfDbContext db, ClaimsPrincipal user,
         HttpRequest request, CancellationToken ct)
     {
         var alerts = db.Alerts.AsNoTracking();

@@ -13,10 +13,10 @@ public static class AuthExtensions
         builder.Services.AddAuthentication(TokenAuthenticationHandler.SchemeName)
             .AddScheme<AuthenticationSchemeOptions, TokenAuthenticationHandler>(TokenAuthenticationHandler.SchemeName, null);
         builder.Services.AddAuthorizationBuilder()
-            .AddPolicy(Scopes.Read, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Read, Scopes.Admin)))
-            .AddPolicy(Scopes.Ingest, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Ingest, Scopes.Agent, Scopes.Admin)))
-            .AddPolicy(Scopes.Agent, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Agent, Scopes.Admin)))
-            .AddPolicy(Scopes.Admin, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.Admin)))
+            .AddPolicy(Scopes.Read, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.AcceptedBy[Scopes.Read])))
+            .AddPolicy(Scopes.Ingest, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.AcceptedBy[Scopes.Ingest])))
+            .AddPolicy(Scopes.Agent, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.AcceptedBy[Scopes.Agent])))
+            .AddPolicy(Scopes.Admin, p => p.RequireAssertion(c => c.User.HasAnyScope(Scopes.AcceptedBy[Scopes.Admin])))
             .AddPolicy(Access.ProjectAccess.ServiceAdminPolicy, p => p.RequireAssertion(c => Access.ProjectAccess.IsServiceAdmin(c.User)));
         return builder;
     }

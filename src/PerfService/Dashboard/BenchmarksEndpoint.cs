@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using System.Text.Json;
 using Microsoft.AspNetCore.Http.HttpResults;
@@ -17,7 +18,10 @@ internal static class BenchmarksEndpoint
     private const string ParamPrefix = "param.";
 
     public static async Task<Results<Ok<Page<BenchmarkItemDto>>, ProblemHttpResult>> Search(
-        string slug, string? q, string? suite, string? cursor, int? limit, PerfDbContext db, ClaimsPrincipal user, HttpRequest request,
+        string slug,
+        [Description("A substring of the benchmark's name or key (case-insensitive).")] string? q,
+        [Description("Only this suite's benchmarks.")] string? suite, string? cursor,
+        [Description("Benchmarks per page: 1–1000, default 100.")] int? limit, PerfDbContext db, ClaimsPrincipal user, HttpRequest request,
         CancellationToken ct)
     {
         var project = await db.FindProjectAsync(user, slug, ct);

@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using PerfService.Access;
@@ -8,7 +9,10 @@ namespace PerfService.Dashboard;
 internal static class CompareEndpoint
 {
     public static async Task<Results<Ok<CompareDto>, ProblemHttpResult>> Get(
-        string slug, string? @base, string? head, string? profile, PerfDbContext db, CompareQuery query, ClaimsPrincipal user, CancellationToken ct)
+        string slug,
+        [Description("The base side: a commit SHA (or a unique prefix) or run:ID. Required.")] string? @base,
+        [Description("The head side: a commit SHA (or a unique prefix) or run:ID. Required.")] string? head,
+        [Description("Compare on this profile only; default: every profile both sides have.")] string? profile, PerfDbContext db, CompareQuery query, ClaimsPrincipal user, CancellationToken ct)
     {
         var project = await db.FindProjectAsync(user, slug, ct);
         if (project is null) return Problems.ProjectNotFound(slug);

@@ -14,15 +14,15 @@ public static class DashboardApi
     {
         var api = app.MapGroup("/api/v1").WithTags("History").RequireRateLimiting(DashboardRateLimiting.Policy);
 
-        api.MapGet("/projects/{slug}/overview", OverviewEndpoint.Get);
-        api.MapGet("/projects/{slug}/benchmarks", BenchmarksEndpoint.Search)
+        api.MapGet("/projects/{slug}/overview", OverviewEndpoint.Get).WithSummary("Get a project's overview: latest runs, alert counts, failed targets");
+        api.MapGet("/projects/{slug}/benchmarks", BenchmarksEndpoint.Search).WithSummary("Search a project's benchmarks")
             .WithDescription("Filter by parameters with param.NAME=VALUE (repeatable); q matches name or key.");
-        api.MapGet("/projects/{slug}/series", SeriesEndpoint.Get)
+        api.MapGet("/projects/{slug}/series", SeriesEndpoint.Get).WithSummary("Get a benchmark's history on a branch, one line per profile")
             .WithDescription(SeriesOpenApi.Description).AddOpenApiOperationTransformer(SeriesOpenApi.DescribeResponsesAsync);
-        api.MapGet("/projects/{slug}/runs", RunsEndpoints.List).Produces<string>(StatusCodes.Status200OK, "text/csv");
-        api.MapGet("/projects/{slug}/compare", CompareEndpoint.Get);
-        api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts);
-        api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets);
+        api.MapGet("/projects/{slug}/runs", RunsEndpoints.List).WithSummary("List a project's runs, newest first").Produces<string>(StatusCodes.Status200OK, "text/csv");
+        api.MapGet("/projects/{slug}/compare", CompareEndpoint.Get).WithSummary("Compare two commits or runs benchmark by benchmark");
+        api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts).WithSummary("Get a run's verdicts against its baseline");
+        api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets).WithSummary("Get a run's target results");
 
         api.MapAlertsApi();
         return api;

@@ -1,6 +1,6 @@
 namespace PerfService.Dashboard;
 
-/// <summary>Wires the read API, the OpenAPI document, rate limiting and the static dashboard into the service.</summary>
+/// <summary>Wires the read API, rate limiting and the static dashboard into the service.</summary>
 public static class DashboardSetup
 {
     public static WebApplicationBuilder AddDashboard(this WebApplicationBuilder builder)
@@ -10,7 +10,6 @@ public static class DashboardSetup
         if (!Directory.Exists(Path.Combine(builder.Environment.ContentRootPath, "wwwroot"))) builder.WebHost.UseStaticWebAssets();
         builder.Services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddDashboardRateLimiting();
-        builder.Services.AddOpenApi();
         builder.Services.AddSingleton<RunShaCache>();
         builder.Services.AddScoped<SeriesQuery>();
         builder.Services.AddScoped<CompareQuery>();
@@ -31,7 +30,6 @@ public static class DashboardSetup
         app.UseDefaultFiles();
         app.UseStaticFiles(files);
 
-        app.MapOpenApi();
         app.MapDashboardApi();
         app.MapDashboardPages();
         return app;

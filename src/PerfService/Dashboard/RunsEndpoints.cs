@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
@@ -10,7 +11,9 @@ internal static class RunsEndpoints
 {
     /// <summary>A project's runs, newest first (by arrival; the cursor is the last row's time and id). <c>pr</c> narrows to one pull request.</summary>
     public static async Task<Results<Ok<Page<RunRowDto>>, Csv, ProblemHttpResult>> List(
-        string slug, int? pr, string? cursor, int? limit, string? format, PerfDbContext db, ClaimsPrincipal user, HttpRequest request,
+        string slug, [Description("Only the runs of this pull request (its number).")] int? pr, string? cursor,
+        [Description("Runs per page: 1–1000, default 50.")] int? limit,
+        [Description("json (default) or csv (also chosen by Accept: text/csv).")] string? format, PerfDbContext db, ClaimsPrincipal user, HttpRequest request,
         CancellationToken ct)
     {
         var project = await db.FindProjectAsync(user, slug, ct);

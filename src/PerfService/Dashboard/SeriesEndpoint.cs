@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using PerfService.Access;
@@ -16,8 +17,15 @@ internal static class SeriesEndpoint
     private static readonly HashSet<string> Formats = new(["json", "columns", "csv"], StringComparer.OrdinalIgnoreCase);
 
     public static async Task<Results<SeriesJson, Csv, ProblemHttpResult>> Get(
-        string slug, long? benchmark, string? measure, string[]? profile, string? branch, DateTimeOffset? from, DateTimeOffset? to,
-        int? limit, string? cursor, string? format, PerfDbContext db, SeriesQuery query, ClaimsPrincipal user, HttpRequest request,
+        string slug,
+        [Description("The benchmark's id (from GET /api/v1/projects/{slug}/benchmarks). Required.")] long? benchmark,
+        [Description("What was measured: time (default), allocated, or a custom measure the harness reported.")] string? measure,
+        [Description("A profile name; repeat for several lines, omit for every profile.")] string[]? profile,
+        [Description("The branch; default: the project's default branch.")] string? branch,
+        [Description("Only points committed at or after this time (ISO 8601).")] DateTimeOffset? from,
+        [Description("Only points committed at or before this time (ISO 8601).")] DateTimeOffset? to,
+        [Description("Points per line and page: 1–100000, default 10000.")] int? limit, string? cursor,
+        [Description("json (default, one object per point), columns (one array per field) or csv.")] string? format, PerfDbContext db, SeriesQuery query, ClaimsPrincipal user, HttpRequest request,
         CancellationToken ct)
     {
         var project = await db.FindProjectAsync(user, slug, ct);

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
+using PerfService.ApiReference;
 
 namespace PerfService.Dashboard;
 
@@ -16,11 +17,9 @@ internal static class SeriesOpenApi
 
     public static async Task DescribeResponsesAsync(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken ct)
     {
-        var document = context.Document ?? throw new InvalidOperationException("no OpenAPI document to add SeriesColumnsDto to");
         // SeriesDto is already a component (it is the endpoint's declared type); the columns shape joins it.
-        document.AddComponent(nameof(SeriesColumnsDto), await context.GetOrCreateSchemaAsync(typeof(SeriesColumnsDto), null, ct));
-        var points = new OpenApiSchemaReference(nameof(SeriesDto), document);
-        var columns = new OpenApiSchemaReference(nameof(SeriesColumnsDto), document);
+        var columns = await context.AddSchemaAsync<SeriesColumnsDto>(ct);
+        var points = new OpenApiSchemaReference(nameof(SeriesDto), context.Document);
         operation.Responses ??= [];
         operation.Responses["200"] = new OpenApiResponse
         {

@@ -19,6 +19,7 @@ public static class IngestionApi
     {
         var api = app.MapGroup("/api/v1").WithTags("Ingestion").RequireAuthorization(Scopes.Ingest);
         api.MapPost("/runs", PostRun).DisableAntiforgery()
+            .WithSummary("Upload a run's results").WithDescription(RunUploadOpenApi.Description).AddOpenApiOperationTransformer(RunUploadOpenApi.DescribeBodyAsync)
             .Produces<RunCreated>(StatusCodes.Status201Created).Produces<RunCreated>(StatusCodes.Status200OK)
             .ProducesProblem(400).ProducesProblem(403).ProducesProblem(409).ProducesProblem(413).ProducesProblem(422).ProducesProblem(503);
         return api;

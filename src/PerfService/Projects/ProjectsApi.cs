@@ -15,15 +15,19 @@ public static partial class ProjectsApi
     {
         var api = app.MapGroup("/api/v1").WithTags("Projects").RequireRateLimiting(DashboardRateLimiting.Policy);
 
-        api.MapGet("/projects", ListProjects);
-        api.MapGet("/projects/{slug}", GetProject);
-        api.MapPost("/projects", CreateProject).RequireAuthorization(ProjectAccess.ServiceAdminPolicy);
-        api.MapPatch("/projects/{slug}", ProjectSettings.UpdateAsync).RequireAuthorization(Scopes.Admin);
-        api.MapGet("/projects/{slug}/thresholds", ProjectThresholds.GetAsync);
-        api.MapPut("/projects/{slug}/thresholds", ProjectThresholds.ReplaceAsync).RequireAuthorization(Scopes.Admin);
+        api.MapGet("/projects", ListProjects).WithSummary("List the projects you can see");
+        api.MapGet("/projects/{slug}", GetProject).WithSummary("Get a project");
+        api.MapPost("/projects", CreateProject).RequireAuthorization(ProjectAccess.ServiceAdminPolicy)
+            .WithSummary("Create a project").WithDescription("Needs an admin token bound to no project.");
+        api.MapPatch("/projects/{slug}", ProjectSettings.UpdateAsync).RequireAuthorization(Scopes.Admin)
+            .WithSummary("Change a project's settings").WithDescription("Only the fields sent change (name, visibility, repository, pull-request policy, approval label).");
+        api.MapGet("/projects/{slug}/thresholds", ProjectThresholds.GetAsync).WithSummary("Get a project's regression thresholds");
+        api.MapPut("/projects/{slug}/thresholds", ProjectThresholds.ReplaceAsync).RequireAuthorization(Scopes.Admin)
+            .WithSummary("Replace a project's regression thresholds");
         api.MapGet("/profiles", async (PerfDbContext db, CancellationToken ct) =>
             TypedResults.Ok(await db.Profiles.AsNoTracking().OrderBy(p => p.Id)
-                .Select(p => new ProfileDto(p.Id, p.Name, p.CpuModel, p.PhysicalCores, p.LogicalCores, p.Arch)).ToListAsync(ct)));
+                .Select(p => new ProfileDto(p.Id, p.Name, p.CpuModel, p.PhysicalCores, p.LogicalCores, p.Arch)).ToListAsync(ct)))
+            .WithSummary("List the machine profiles results are recorded on");
         return api;
     }
 

@@ -14,7 +14,8 @@ public sealed record PullRequestApprovalDto(string Project, int PullRequest, str
 public static class PullRequestApprovalApi
 {
     public static void MapPullRequestApproval(this RouteGroupBuilder pulls) =>
-        pulls.MapPost("/approve", ApproveAsync).RequireAuthorization(Scopes.Admin);
+        pulls.MapPost("/approve", ApproveAsync).RequireAuthorization(Scopes.Admin)
+            .WithSummary("Approve a waiting pull request's head commit").WithDescription("What the approval label does: the jobs of an outside contributor's head commit may run.");
 
     private static async Task<Results<Ok<PullRequestApprovalDto>, ProblemHttpResult, ForbidHttpResult>> ApproveAsync(
         string slug, int pr, PerfDbContext db, PullRequestApprovals approvals, ClaimsPrincipal user, CancellationToken ct)

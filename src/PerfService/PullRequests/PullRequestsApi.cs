@@ -36,7 +36,8 @@ public static class PullRequestsApi
     {
         var github = app.MapGroup("/api/v1/github").WithTags("GitHub").RequireRateLimiting(DashboardRateLimiting.Policy);
         // Authenticated by the delivery's HMAC signature, not by a PerfService token.
-        github.MapPost("/webhook", GitHubWebhook.Receive).AllowAnonymous();
+        github.MapPost("/webhook", GitHubWebhook.Receive).AllowAnonymous().WithSummary("Receive a GitHub webhook delivery")
+            .WithDescription("Takes no token: the delivery is checked by its X-Hub-Signature-256 HMAC with the webhook secret before anything is read.");
 
         app.MapGroup("/api/v1/projects/{slug}/pulls/{pr:int}").WithTags("Pull requests").MapPullRequestApproval();
         return github;

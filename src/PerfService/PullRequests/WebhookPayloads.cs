@@ -4,6 +4,16 @@ using System.Text.Json.Serialization;
 namespace PerfService.PullRequests;
 
 // Only the fields PerfService reads; GitHub sends many more. Missing required fields fail the parse (400).
+//
+// Why not Octokit.Webhooks 4.2.3 (evaluated for issue 15): its models are the full GitHub schema with C# `required`
+// members, e.g. ~20 on a pull request (url, node_id, html_url, diff_url, labels, _links, …) that PerfService never
+// reads; a payload without one of them (an older GitHub Enterprise Server, a trimmed test fixture) fails to parse,
+// where these records require exactly what the code uses. Its signature check exists only inside the endpoint that
+// Octokit.Webhooks.AspNetCore maps (MapGitHubWebhooks(path, secret)): that endpoint reads the body, verifies and
+// deserialises by itself with a secret fixed at mapping time, so GitHubWebhook's order (25 MB streaming cap, HMAC over
+// the raw bytes, delivery dedup row, only then parse) and its options-based secret would be lost or re-wrapped around
+// it. The part worth taking later is typed dispatch: WebhookEventProcessor.ProcessWebhookAsync(headers, body) on the
+// already verified and deduplicated bytes, once its strict models are acceptable.
 
 public sealed record RepositoryPayload(string FullName, string? DefaultBranch = null, long? Id = null);
 

@@ -13,8 +13,8 @@ public static class RunsApi
     public static RouteGroupBuilder MapRunsApi(this IEndpointRouteBuilder app)
     {
         var api = app.MapGroup("/api/v1").WithTags("Runs").RequireRateLimiting(DashboardRateLimiting.Policy);
-        api.MapGet("/runs/{runId:long}", GetRun);
-        api.MapGet("/runs/{runId:long}/artifacts/{**path}", GetArtifact);
+        api.MapGet("/runs/{runId:long}", GetRun).WithSummary("Get a run with its results and artifacts");
+        api.MapGet("/runs/{runId:long}/artifacts/{**path}", GetArtifact).WithSummary("Download one of a run's uploaded files");
         return api;
     }
 

@@ -33,7 +33,7 @@ public partial class PlatformTests(PerfServiceApp app) : IClassFixture<PerfServi
     [InlineData("/index.html", "Projects")]
     [InlineData("/explorer", "Benchmark explorer")]
     [InlineData("/alerts.html", "Alerts")]
-    [InlineData("/api", "API")]
+    [InlineData("/agents", "Agents and jobs")]
     public async Task Pages_are_served_with_security_headers(string path, string title)
     {
         var response = await app.CreateClient().GetAsync(path);

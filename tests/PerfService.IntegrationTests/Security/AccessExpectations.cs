@@ -39,6 +39,11 @@ public static class AccessExpectations
         ["* /healthz"] = new(Door.Open, (_, _, _) => Get("/healthz")),
         ["* /readyz"] = new(Door.Open, (_, _, _) => Get("/readyz")),
         ["GET /openapi/{documentName}.json"] = new(Door.Open, (_, _, _) => Get("/openapi/v1.json")),
+        // The API reference (Scalar): its page and the scripts and icon it serves from the package.
+        ["GET /api-reference/{documentName?}"] = new(Door.Open, (_, _, _) => Get("/api-reference/")),
+        ["GET /api-reference/scalar.js"] = new(Door.Open, (_, _, _) => Get("/api-reference/scalar.js")),
+        ["GET /api-reference/scalar.aspnetcore.js"] = new(Door.Open, (_, _, _) => Get("/api-reference/scalar.aspnetcore.js")),
+        ["GET /api-reference/favicon.svg"] = new(Door.Open, (_, _, _) => Get("/api-reference/favicon.svg")),
         ["GET,HEAD {*path:nonfile}"] = new(Door.Open, (_, _, _) => Get("/alerts")),
         ["GET /api/v1/profiles"] = new(Door.Open, (_, _, _) => Get("/api/v1/profiles")),
         ["GET /hangfire-login/"] = new(Door.Open, (_, _, _) => Get("/hangfire-login")),

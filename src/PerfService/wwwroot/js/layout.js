@@ -3,9 +3,10 @@
 import { el, $ } from './dom.js';
 import { getToken, setToken } from './api.js';
 
-// run.html and pr.html are reached through links from the others and have no entry of their own.
+// run.html and pr.html are reached through links from the others and have no entry of their own. API is the API
+// reference (Scalar, served by the service), not a dashboard page.
 const pages = [['index.html', 'Projects'], ['explorer.html', 'Explorer'], ['compare.html', 'Compare'], ['alerts.html', 'Alerts'],
-  ['agents.html', 'Agents'], ['service.html', 'Service'], ['api.html', 'API']];
+  ['agents.html', 'Agents'], ['service.html', 'Service'], ['/api-reference/', 'API']];
 
 export function initLayout() {
   // Pages answer with and without ".html" (and / is index), so compare bare names.
