@@ -11,7 +11,6 @@ public static class PullRequestsApi
     {
         builder.Services.AddOptions<GitHubOptions>().BindConfiguration(GitHubOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddSingleton<IValidateOptions<GitHubOptions>, GitHubOptionsValidator>();
-        builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<GitHubAppJwt>();
         builder.Services.AddSingleton<GitHubClientProvider>();
         builder.Services.AddSingleton<GitHubRetry>();
