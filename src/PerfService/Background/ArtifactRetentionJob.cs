@@ -1,5 +1,6 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
 using PerfService.Data;
 
 namespace PerfService.Background;
@@ -9,11 +10,11 @@ namespace PerfService.Background;
 /// history and comparisons read; the raw files only matter for re-parsing recent runs.
 /// </summary>
 [DisableConcurrentExecution(timeoutInSeconds: 600)]
-public sealed class ArtifactRetentionJob(PerfDbContext db, IConfiguration configuration, TimeProvider time, ILogger<ArtifactRetentionJob> logger)
+public sealed class ArtifactRetentionJob(PerfDbContext db, IOptions<RetentionOptions> options, TimeProvider time, ILogger<ArtifactRetentionJob> logger)
 {
     public async Task RunAsync(CancellationToken ct)
     {
-        var days = configuration.GetValue("Retention:ArtifactDays", 90);
+        var days = options.Value.ArtifactDays;
         if (days <= 0) return;
         var cutoff = time.GetUtcNow().AddDays(-days);
         var deleted = await db.Artifacts.Where(a => a.CreatedAt < cutoff).ExecuteDeleteAsync(ct);

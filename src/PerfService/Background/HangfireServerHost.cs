@@ -1,4 +1,5 @@
 using Hangfire;
+using Microsoft.Extensions.Options;
 
 namespace PerfService.Background;
 
@@ -7,15 +8,8 @@ namespace PerfService.Background;
 /// host starts, so a service started while PostgreSQL is down would hang there instead of coming up not-ready and
 /// recovering by itself; this one retries in the background.
 /// </summary>
-public sealed class HangfireServerHost(IServiceProvider services, IConfiguration configuration, ILogger<HangfireServerHost> logger) : BackgroundService
+public sealed class HangfireServerHost(IServiceProvider services, IOptions<BackgroundOptions> options, ILogger<HangfireServerHost> logger) : BackgroundService
 {
-    /// <summary>
-    /// Half the cores, at least one: analysis is CPU- and database-bound, and on a 2-core machine a second worker only
-    /// competed with request handling (load test, same machine: ingest p99 830 → 425 ms with one worker, and as many
-    /// analyses finished, each faster).
-    /// </summary>
-    public static int DefaultWorkers => Math.Max(1, Environment.ProcessorCount / 2);
-
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var delay = TimeSpan.FromSeconds(1);
@@ -27,7 +21,7 @@ public sealed class HangfireServerHost(IServiceProvider services, IConfiguration
                 var storage = services.GetRequiredService<JobStorage>();
                 server = new BackgroundJobServer(new BackgroundJobServerOptions
                 {
-                    WorkerCount = configuration.GetValue<int?>("Background:Workers") ?? DefaultWorkers,
+                    WorkerCount = options.Value.WorkerCount,
                     SchedulePollingInterval = TimeSpan.FromSeconds(1),
                     Queues = ["critical", "default"],
                     Activator = services.GetRequiredService<JobActivator>(),

@@ -30,7 +30,7 @@ public class PerfServiceApp : WebApplicationFactory<Program>, IAsyncLifetime
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        builder.UseEnvironment("Testing");
+        builder.UseTestHost();
         builder.UseSetting("ConnectionStrings:Perf", Database.ConnectionString);
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
         if (FakeClock) builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(Clock));
