@@ -24,7 +24,7 @@ builder.AddAgentJobs();
 builder.AddComparison();
 builder.AddBisection();
 builder.AddBackgroundJobs();
-builder.AddPullRequests();
+builder.AddGitHub();
 builder.AddDashboard();
 
 var app = builder.Build();
@@ -44,7 +44,8 @@ app.MapIngestionApi();
 app.MapAgentJobsApi();
 app.MapRunsApi();
 app.MapPullRequestReportApi();
-app.MapPullRequestsApi();
+app.MapGitHubWebhook();
+app.MapPullRequestApprovalApi();
 app.MapDashboard();
 app.MapHangfireAdminDashboard();
 

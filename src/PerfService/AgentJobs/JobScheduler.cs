@@ -3,6 +3,7 @@ using Microsoft.Extensions.Options;
 using PerfService.Core.Contracts;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.AgentJobs;
 
@@ -92,8 +93,6 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         if (released > 0) await queue.NotifyAsync(ct);
         return released;
     }
-
-    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }
 
 public sealed class JobRequestException(string message, string? field = null) : Exception(message)

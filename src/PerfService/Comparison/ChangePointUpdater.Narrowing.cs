@@ -4,6 +4,7 @@ using PerfService.Alerts;
 using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data.Entities;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.Comparison;
 

@@ -7,6 +7,7 @@ using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.Comparison;
 
@@ -191,6 +192,4 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     private Task<List<Alert>> OpenChangeAlertsAsync(SeriesId id, CancellationToken ct) =>
         db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint && a.BenchmarkId == id.BenchmarkId && a.MeasureId == id.MeasureId
             && a.ProfileId == id.ProfileId && (a.State == AlertState.Active || a.State == AlertState.Acknowledged)).ToListAsync(ct);
-
-    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }

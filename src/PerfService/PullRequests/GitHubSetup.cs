@@ -4,10 +4,10 @@ using PerfService.Dashboard;
 
 namespace PerfService.PullRequests;
 
-/// <summary>GitHub in (webhook: jobs for pull requests and default-branch pushes) and out (comment and commit status).</summary>
-public static class PullRequestsApi
+/// <summary>GitHub in (webhook: jobs for pull requests and default-branch pushes) and out (comment, check and commit status).</summary>
+public static class GitHubSetup
 {
-    public static WebApplicationBuilder AddPullRequests(this WebApplicationBuilder builder)
+    public static WebApplicationBuilder AddGitHub(this WebApplicationBuilder builder)
     {
         builder.Services.AddOptions<GitHubOptions>().BindConfiguration(GitHubOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddSingleton<IValidateOptions<GitHubOptions>, GitHubOptionsValidator>();
@@ -31,13 +31,11 @@ public static class PullRequestsApi
         return builder;
     }
 
-    public static RouteGroupBuilder MapPullRequestsApi(this IEndpointRouteBuilder app)
+    public static RouteGroupBuilder MapGitHubWebhook(this IEndpointRouteBuilder app)
     {
         var github = app.MapGroup("/api/v1/github").WithTags("GitHub").RequireRateLimiting(DashboardRateLimiting.Policy);
         // Authenticated by the delivery's HMAC signature, not by a PerfService token.
         github.MapPost("/webhook", GitHubWebhook.Receive).AllowAnonymous();
-
-        app.MapGroup("/api/v1/projects/{slug}/pulls/{pr:int}").WithTags("Pull requests").MapPullRequestApproval();
         return github;
     }
 }
