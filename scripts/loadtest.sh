@@ -49,11 +49,8 @@ else
   SERVER_DB="$(scripts/pg.sh url postgres)"
 fi
 PG_PORT="$(sed -E 's/.*Port=([0-9]+).*/\1/' <<<"$SERVER_DB")"
-PSQL="$(command -v psql || ls /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -n 1)"
-[ -x "$PSQL" ] || { say "psql not found"; exit 1; }
 say "fresh database $LOAD_DB on 127.0.0.1:$PG_PORT"
-"$PSQL" -q -v ON_ERROR_STOP=1 "host=127.0.0.1 port=$PG_PORT user=postgres dbname=postgres" \
-  -c "DROP DATABASE IF EXISTS $LOAD_DB WITH (FORCE)" -c "CREATE DATABASE $LOAD_DB" >/dev/null
+PERF_PG_PORT="$PG_PORT" scripts/pg.sh createdb "$LOAD_DB"
 DB="$(sed -E "s/Database=[^;]*/Database=$LOAD_DB/" <<<"$SERVER_DB")"
 
 # 2. Build (Release) and migrate.
@@ -99,12 +96,8 @@ say "starting the service on $URL (log: $SERVICE_LOG)"
 (cd "$(dirname "$SERVICE_DLL")" && exec env "${service_env[@]}" dotnet "$SERVICE_DLL" --urls "$URL") >"$SERVICE_LOG" 2>&1 &
 SERVICE_PID=$!
 
-for i in $(seq 1 300); do
-  if curl -fsS -o /dev/null "$URL/readyz" 2>/dev/null; then break; fi
-  kill -0 "$SERVICE_PID" 2>/dev/null || { say "the service exited; last log lines:"; tail -n 20 "$SERVICE_LOG" >&2; exit 1; }
-  [ "$i" = 300 ] && { say "the service did not become ready in 30 s"; tail -n 20 "$SERVICE_LOG" >&2; exit 1; }
-  sleep 0.1
-done
+source scripts/ready.sh
+wait_ready "$URL" 30 "$SERVICE_PID" "$SERVICE_LOG" || exit 1
 say "ready"
 
 # 4. Tokens, made the way an operator makes them.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A private PostgreSQL cluster for development, tests and CI, in .perf/pg of the checkout (git-ignored).
-#   scripts/pg.sh start|stop|status|url|ensure-installed
+#   scripts/pg.sh start|stop|status|url|ensure-installed|createdb NAME
 # Listens on 127.0.0.1 only, on a free port chosen at first start and remembered in .perf/pg/port.
 # PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user.
 set -euo pipefail
@@ -109,11 +109,24 @@ status() {
   if running; then echo "running on 127.0.0.1:$(port) — $(url)"; else echo "not running"; return 3; fi
 }
 
+# A fresh, empty database NAME: dropped first if it exists (WITH (FORCE) ends its sessions), then created. Quiet on
+# success. The server is the private cluster, or the one on PERF_PG_PORT (127.0.0.1, user postgres) when that is set.
+createdb() {
+  local name="${1:-}"
+  [[ "$name" =~ ^[a-z_][a-z0-9_]*$ ]] || { say "createdb: the name must be a plain lower-case identifier, not '$name'"; exit 2; }
+  local p="${PERF_PG_PORT:-}" psql
+  [ -n "$p" ] || p="$(port)"
+  psql="$(command -v psql || echo "$(pg_bin)/psql")"
+  "$psql" -q -v ON_ERROR_STOP=1 "host=127.0.0.1 port=$p user=postgres dbname=postgres" -c "SET client_min_messages = warning" \
+    -c "DROP DATABASE IF EXISTS \"$name\" WITH (FORCE)" -c "CREATE DATABASE \"$name\"" >/dev/null
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) status ;;
   url) url "${2:-perf}" ;;
   ensure-installed) ensure_installed ;;
-  *) echo "usage: scripts/pg.sh start|stop|status|url [database]|ensure-installed" >&2; exit 2 ;;
+  createdb) createdb "${2:-}" ;;
+  *) echo "usage: scripts/pg.sh start|stop|status|url [database]|ensure-installed|createdb NAME" >&2; exit 2 ;;
 esac

@@ -67,12 +67,8 @@ URL="http://127.0.0.1:$PORT"
 (cd "$(dirname "$SERVICE_DLL")" && exec env "ConnectionStrings__Perf=$DB" "Logging__LogLevel__Default=Warning" \
   "Ingest__SpoolDirectory=$WORK/spool" dotnet "$SERVICE_DLL" --urls "$URL") >"$WORK/service.log" 2>&1 &
 SERVICE_PID=$!
-for i in $(seq 1 300); do
-  curl -fsS -o /dev/null "$URL/readyz" 2>/dev/null && break
-  kill -0 "$SERVICE_PID" 2>/dev/null || { say "the service exited"; tail -n 20 "$WORK/service.log" >&2; exit 1; }
-  [ "$i" = 300 ] && { say "not ready in 30 s"; exit 1; }
-  sleep 0.1
-done
+source scripts/ready.sh
+wait_ready "$URL" 30 "$SERVICE_PID" "$WORK/service.log" || exit 1
 TOKEN="$(cd "$(dirname "$SERVICE_DLL")" && ConnectionStrings__Perf="$DB" Logging__LogLevel__Default=Warning dotnet "$SERVICE_DLL" token create \
   --name bomb --scopes admin | grep -E '^perf_' | tail -n 1)"
 curl -fsS -o /dev/null -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \

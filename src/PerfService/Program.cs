@@ -27,7 +27,7 @@ builder.AddAlerts();
 builder.AddComparison();
 builder.AddBisection();
 builder.AddBackgroundJobs();
-builder.AddPullRequests();
+builder.AddGitHub();
 builder.AddDashboard();
 builder.AddApiReference();
 
@@ -49,7 +49,8 @@ app.MapIngestionApi();
 app.MapAgentJobsApi();
 app.MapRunsApi();
 app.MapPullRequestReportApi();
-app.MapPullRequestsApi();
+app.MapGitHubWebhook();
+app.MapPullRequestApprovalApi();
 app.MapApiReference();
 app.MapDashboard();
 app.MapHangfireAdminDashboard();

@@ -28,13 +28,11 @@ public class AgentsEndToEndTests : IAsyncLifetime
     public async Task Two_agents_of_different_profiles_run_all_three_harnesses_and_every_result_lands_under_its_profile()
     {
         var commit = SuiteRepository.Create(Path.Combine(_work, "repo"));
-        var port = RealProcess.FreePort();
-        var url = $"http://127.0.0.1:{port}";
-        var env = new Dictionary<string, string> { ["ConnectionStrings__Perf"] = _db.ConnectionString, ["Jobs__LeaseSeconds"] = "120" };
-        await using var service = RealProcess.Start("PerfService.dll", ["--urls", url], env);
-        using var http = new HttpClient { BaseAddress = new Uri(url), Timeout = TimeSpan.FromSeconds(30) };
-        await WaitUntilAsync(async () => (await Try(() => http.GetAsync("/readyz")))?.IsSuccessStatusCode == true, TimeSpan.FromSeconds(60),
-            () => "service never became ready:\n" + service.Output);
+        Directory.CreateDirectory(_work);
+        await using var service = new ServiceProcess(_db.ConnectionString, _work, new Dictionary<string, string?> { ["Jobs__LeaseSeconds"] = "120" });
+        await service.StartAsync();
+        var url = service.BaseAddress.ToString().TrimEnd('/');
+        using var http = service.Anonymous(TimeSpan.FromSeconds(30));
 
         await using var context = PerfService.Migrations.DesignTimeDbContextFactory.Create(_db.ConnectionString);
         var admin = await TokenCommands.CreateAsync(context, "e2e-admin", [Scopes.Admin]);
@@ -44,15 +42,15 @@ public class AgentsEndToEndTests : IAsyncLifetime
         (await http.PostAsJsonAsync("/api/v1/jobs", new { project = "e2e", commit, branch = "main", profiles = new[] { "i7-4790k", "m1-pro" }, quick = true }))
             .EnsureSuccessStatusCode();
 
-        var agents = new List<RealProcess>();
+        var agents = new List<ChildProcess>();
         try
         {
             foreach (var profile in new[] { "i7-4790k", "m1-pro" })
-                agents.Add(RealProcess.Start("perf-agent.dll",
-                    ["agent", "--server", url, "--profile", profile, "--workdir", Path.Combine(_work, profile), "--name", $"e2e-{profile}",
+                agents.Add(ChildProcess.Start("dotnet",
+                    [TestPaths.AgentDll, "agent", "--server", url, "--profile", profile, "--workdir", Path.Combine(_work, profile), "--name", $"e2e-{profile}",
                      "--host-lock", Path.Combine(_work, "host.lock"), "--wait-seconds", "5",
-                     "--profiles", Path.Combine(SuiteRepository.Repo(), "deploy", "profiles.json")],
-                    new Dictionary<string, string> { ["PERF_TOKEN"] = agentToken }));
+                     "--profiles", TestPaths.ProfilesFile],
+                    _work, new Dictionary<string, string?> { ["PERF_TOKEN"] = agentToken }));
 
             List<JobDto> jobs = [];
             await WaitUntilAsync(async () =>
@@ -88,11 +86,6 @@ public class AgentsEndToEndTests : IAsyncLifetime
                 Assert.True(run.ProfileMismatch, "this host is neither an i7-4790K nor an M1 Pro, and says so");
             }
         Assert.Equal(6, stored.Count);
-    }
-
-    private static async Task<T?> Try<T>(Func<Task<T>> action) where T : class
-    {
-        try { return await action(); } catch (HttpRequestException) { return null; }
     }
 
     private static async Task WaitUntilAsync(Func<Task<bool>> done, TimeSpan timeout, Func<string> explain)

@@ -87,7 +87,7 @@ public static class SuiteRepository
     }
 
     /// <summary>The checkout, found from the fixtures path recorded in the test assembly at build time (tests/fixtures).</summary>
-    public static string Repo() => Path.GetFullPath(Path.Combine(PerfService.IntegrationTests.Infrastructure.Fixtures.Root, "..", ".."));
+    public static string Repo() => TestPaths.RepoRoot;
 
     private static void Write(string dir, string path, string text)
     {

@@ -14,13 +14,13 @@ public sealed class DatabaseRestartTests(ITestOutputHelper output) : IAsyncLifet
     private const string Project = "pg-restart";
     private readonly Scratch _scratch = new("pg");
     private PrivateCluster _cluster = null!;
-    private FreshDatabase _db = null!;
+    private TestDatabase _db = null!;
     private ServiceProcess _service = null!;
 
     public async Task InitializeAsync()
     {
         _cluster = await PrivateCluster.CreateAsync(_scratch.Path("pg"));
-        _db = await FreshDatabase.CreateAsync(_cluster.ServerConnectionString);
+        _db = await TestDatabase.CreateAsync(server: _cluster.ServerConnectionString);
         _service = new ServiceProcess(_db.ConnectionString, _scratch.Root);
         await _service.StartAsync();
     }

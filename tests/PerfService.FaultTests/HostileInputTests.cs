@@ -17,7 +17,7 @@ public sealed class HostileService : IAsyncLifetime
     public const int MaxFiles = 20;
 
     private readonly Scratch _scratch = new("hostile");
-    public FreshDatabase Db { get; private set; } = null!;
+    public TestDatabase Db { get; private set; } = null!;
     public ServiceProcess Service { get; private set; } = null!;
     public HttpClient Ingest { get; private set; } = null!;
     public HttpClient Admin { get; private set; } = null!;
@@ -25,7 +25,7 @@ public sealed class HostileService : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        Db = await FreshDatabase.CreateAsync();
+        Db = await TestDatabase.CreateAsync();
         Service = new ServiceProcess(Db.ConnectionString, _scratch.Root, new Dictionary<string, string?>
         {
             ["Ingest__MaxBodyBytes"] = MaxBodyBytes.ToString(),

@@ -11,7 +11,7 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
     public async Task The_short_load_test_passes()
     {
         using var scratch = new Scratch("load");
-        await using var db = await FreshDatabase.CreateAsync();
+        await using var db = await TestDatabase.CreateAsync();
         await using var service = new ServiceProcess(db.ConnectionString, scratch.Root,
             new Dictionary<string, string?> { ["RateLimit__PermitPerMinute"] = "1000000" });
         await service.StartAsync();

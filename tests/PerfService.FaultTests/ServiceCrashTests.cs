@@ -14,12 +14,12 @@ public sealed class ServiceCrashTests(ITestOutputHelper output) : IAsyncLifetime
     private const int ResultsPerRun = 300;
 
     private readonly Scratch _scratch = new("crash");
-    private FreshDatabase _db = null!;
+    private TestDatabase _db = null!;
     private ServiceProcess _service = null!;
 
     public async Task InitializeAsync()
     {
-        _db = await FreshDatabase.CreateAsync();
+        _db = await TestDatabase.CreateAsync();
         _service = new ServiceProcess(_db.ConnectionString, _scratch.Root);
         await _service.StartAsync();
     }

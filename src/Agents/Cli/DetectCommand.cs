@@ -1,6 +1,6 @@
 using System.CommandLine;
 using PerfService.Core.ChangePoints;
-using PerfService.Core.ChangePoints.Corpus;
+using PerfService.ChangePointEval;
 
 namespace PerfService.Agents.Cli;
 

@@ -6,6 +6,7 @@ using PerfService.Agents.Suites;
 using PerfService.Agents.Worker;
 using PerfService.Core.Contracts;
 using PerfService.Core.Suites;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.Agents.Jobs;
 
@@ -228,6 +229,4 @@ public sealed class JobRunner(
             // Only scratch files; the next job with this id would overwrite them.
         }
     }
-
-    private static string Short(string commit) => commit.Length > 10 ? commit[..10] : commit;
 }

@@ -15,8 +15,11 @@ public sealed record SpoolEntry(string Key, RunMetadata Run, IReadOnlyList<Artif
 /// unreachable service or an agent restart loses nothing. Layout: {root}/&lt;key&gt;/entry.json + files/…; an entry is
 /// written under .tmp/ and renamed into place, so a half-written entry is never posted.
 /// </summary>
-public sealed class RunSpool(string root)
+/// <param name="time">Orders the entries (oldest first); the agent's clock, the system's unless a test fakes it.</param>
+public sealed class RunSpool(string root, TimeProvider? time = null)
 {
+    private readonly TimeProvider _time = time ?? TimeProvider.System;
+
     private const string EntryFile = "entry.json";
     private const string TempDir = ".tmp";
     public const string RejectedDir = "rejected";
@@ -38,7 +41,7 @@ public sealed class RunSpool(string root)
                 File.WriteAllBytes(path, file.Content.ToArray());
             }
             Directory.CreateDirectory(temp);
-            File.WriteAllText(Path.Combine(temp, EntryFile), JsonSerializer.Serialize(new EntryJson(key, run, DateTimeOffset.UtcNow), PerfServiceClient.Json));
+            File.WriteAllText(Path.Combine(temp, EntryFile), JsonSerializer.Serialize(new EntryJson(key, run, _time.GetUtcNow()), PerfServiceClient.Json));
             var target = Path.Combine(root, DirectoryName(key));
             // A newer result under the same key replaces one that was never posted: the service keeps one per key anyway.
             if (Directory.Exists(target)) Directory.Delete(target, recursive: true);
@@ -97,7 +100,7 @@ public sealed class RunSpool(string root)
 
     private void MoveToRejected(string from, string reason)
     {
-        var to = Path.Combine(root, RejectedDir, $"{Path.GetFileName(from)}-{DateTime.UtcNow:yyyyMMddHHmmssfff}");
+        var to = Path.Combine(root, RejectedDir, $"{Path.GetFileName(from)}-{_time.GetUtcNow():yyyyMMddHHmmssfff}");
         Directory.CreateDirectory(Path.GetDirectoryName(to)!);
         Directory.Move(from, to);
         File.WriteAllText(Path.Combine(to, "rejected.txt"), reason + "\n");

@@ -92,8 +92,8 @@ public sealed class AgentDriver(
         if (result is not { Status: ApiStatus.Ok, Value: { } job }) return Failed(result);
         _idleShown = false;
         var pr = job.PullRequest is { } n ? $" PR #{n}" : "";
-        var vs = job.BaseCommit is { } b ? $" vs base {b[..Math.Min(10, b.Length)]}, {job.Rounds} round(s)" : "";
-        console.Line($"job {job.JobId} (attempt {job.Attempt}): {job.Project}{pr} {job.Commit[..Math.Min(10, job.Commit.Length)]}{vs}" +
+        var vs = job.BaseCommit is { } b ? $" vs base {Core.Contracts.CommitId.Short(b)}, {job.Rounds} round(s)" : "";
+        console.Line($"job {job.JobId} (attempt {job.Attempt}): {job.Project}{pr} {Core.Contracts.CommitId.Short(job.Commit)}{vs}" +
             $"{(job.Quick ? ", quick" : "")}; suites: {(job.Suites.Count == 0 ? "all" : string.Join(", ", job.Suites))}");
         return new AgentEvent.Claimed(job);
     }

@@ -14,7 +14,7 @@ public static class AgentFactory
     {
         var processes = new ProcessRunner();
         var client = new PerfServiceClient(http);
-        var spool = new RunSpool(options.SpoolDir);
+        var spool = new RunSpool(options.SpoolDir, clock);
         var delivery = new RunDelivery(spool, client);
         var runner = new JobRunner(options, new GitWorkspace(processes, options.WorkDir), SuiteRunners.CreateDefault(processes), spool, delivery, clock, processes);
         var supervisor = new JobSupervisor(client, runner, options.HeartbeatInterval);

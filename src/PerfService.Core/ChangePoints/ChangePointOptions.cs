@@ -2,7 +2,7 @@ namespace PerfService.Core.ChangePoints;
 
 /// <summary>
 /// Settings of the change-point detector. The defaults were tuned on the labelled synthetic corpus
-/// (<see cref="Corpus.CorpusGenerator"/>) for ≤ 1 false alarm per 1,000 unchanged points.
+/// (tools/ChangePointEval, <c>./perf detect-eval</c>) for ≤ 1 false alarm per 1,000 unchanged points.
 /// </summary>
 public sealed record ChangePointOptions
 {

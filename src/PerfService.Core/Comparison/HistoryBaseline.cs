@@ -1,3 +1,5 @@
+using static PerfService.Core.Contracts.CommitId;
+
 namespace PerfService.Core.Comparison;
 
 /// <summary>
@@ -18,6 +20,4 @@ public static class HistoryBaseline
     }
 
     public static bool IsAnnotated(string? reason) => reason?.Contains(Tag, StringComparison.Ordinal) == true;
-
-    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }

@@ -17,6 +17,9 @@ public static partial class CommitId
 
     public static bool IsFull(string? value) => value is not null && Full().IsMatch(value);
 
+    /// <summary>The first 10 digits, as a commit is shown in logs, reasons, alerts and comments.</summary>
+    public static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
+
     [GeneratedRegex(@"^[0-9a-fA-F]{4,64}\z")]
     private static partial Regex Abbreviated();
 

@@ -1,4 +1,5 @@
 using System.Text;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.Core.Reports;
 
@@ -119,8 +120,6 @@ public static class CommentRenderer
             + $"The report is too large for a comment: see {link}.\n\n{Marker(report.Project)}";
         return text.Length <= maxLength ? text : $"The PerfService report is too large for a comment.\n\n{Marker(report.Project)}";
     }
-
-    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 
     private static string SafeSlug(string project) =>
         new(project.Select(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-' ? c : '_').ToArray());

@@ -44,7 +44,7 @@ public static class AgentJobsApi
     }
 
     private static async Task<Results<Ok<RegisterAgentResponse>, ProblemHttpResult>> Register(
-        RegisterAgentRequest request, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
+        RegisterAgentRequest request, PerfDbContext db, ClaimsPrincipal user, TimeProvider time, CancellationToken ct)
     {
         if (string.IsNullOrWhiteSpace(request.Name) || request.Name.Length > 200)
             return TypedResults.Problem("name must be 1 to 200 characters", statusCode: 400, title: "Invalid agent");
@@ -55,7 +55,7 @@ public static class AgentJobsApi
 
         var mismatch = ProfileMatch.Explain(profile, request.Machine);
         var tokenId = long.Parse(user.FindFirstValue(ClaimTypes.NameIdentifier)!);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         var agent = await db.Agents.FirstOrDefaultAsync(a => a.Name == request.Name, ct);
         // A name is held by the token that registered it, while that token lives: taking it over would hand this token
         // the other agent's identity (its jobs, heartbeats and runs). A revoked or expired holder frees the name, so an
@@ -77,12 +77,12 @@ public static class AgentJobsApi
     private static async Task<Results<Ok<JobAssignment>, NoContent, NotFound, ForbidHttpResult>> Claim(
         long agentId, [Description("How long to wait for a job before answering 204 (long poll), in seconds; default 30, capped by Jobs:MaxClaimWaitSeconds.")] int? waitSeconds,
         PerfDbContext db, JobQueue queue, ClaimsPrincipal user,
-        Microsoft.Extensions.Options.IOptions<JobOptions> options, CancellationToken ct)
+        Microsoft.Extensions.Options.IOptions<JobOptions> options, TimeProvider time, CancellationToken ct)
     {
         var agent = await db.Agents.FirstOrDefaultAsync(a => a.Id == agentId, ct);
         if (agent is null) return TypedResults.NotFound();
         if (!OwnsAgent(user, agent)) return TypedResults.Forbid();
-        agent.LastSeenAt = DateTimeOffset.UtcNow;
+        agent.LastSeenAt = time.GetUtcNow();
         await db.SaveChangesAsync(ct);
         var wait = TimeSpan.FromSeconds(Math.Clamp(waitSeconds ?? 30, 0, options.Value.MaxClaimWaitSeconds));
         // A token bound to a project claims that project's jobs only; so does an agent registered with such a token.
@@ -92,11 +92,11 @@ public static class AgentJobsApi
     }
 
     private static async Task<Results<Ok<HeartbeatResponse>, Conflict<string>, ForbidHttpResult, NotFound>> Heartbeat(
-        long jobId, HeartbeatRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, CancellationToken ct)
+        long jobId, HeartbeatRequest request, PerfDbContext db, JobQueue queue, ClaimsPrincipal user, TimeProvider time, CancellationToken ct)
     {
         if (await db.Agents.AsNoTracking().FirstOrDefaultAsync(a => a.Id == request.AgentId, ct) is not { } agent) return TypedResults.NotFound();
         if (!OwnsAgent(user, agent)) return TypedResults.Forbid();
-        await db.Agents.Where(a => a.Id == request.AgentId).ExecuteUpdateAsync(s => s.SetProperty(a => a.LastSeenAt, DateTimeOffset.UtcNow), ct);
+        await db.Agents.Where(a => a.Id == request.AgentId).ExecuteUpdateAsync(s => s.SetProperty(a => a.LastSeenAt, time.GetUtcNow()), ct);
         var response = await queue.HeartbeatAsync(jobId, request.AgentId, request.Progress, request.Log, ct);
         return response is null ? TypedResults.Conflict("this agent no longer holds the job (its lease expired)") : TypedResults.Ok(response);
     }

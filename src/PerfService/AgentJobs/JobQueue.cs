@@ -10,9 +10,10 @@ namespace PerfService.AgentJobs;
 /// The benchmark job queue in PostgreSQL. Claiming takes the best queued job of the agent's profile with
 /// <c>FOR UPDATE SKIP LOCKED</c>, so any number of replicas and agents never hand one job to two agents; a claim holds
 /// a lease that heartbeats extend, and an expired lease puts the job back (or fails it after its last attempt).
-/// All times are the database's, so an agent with a wrong clock cannot stretch or cut a lease.
+/// All times are the service's (its <see cref="TimeProvider"/>, passed as $now), never an agent's, so an agent with a
+/// wrong clock cannot stretch or cut a lease; tests move that clock on instead of sleeping.
 /// </summary>
-public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, IOptions<JobOptions> options, ILogger<JobQueue> logger)
+public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, IOptions<JobOptions> options, TimeProvider time, ILogger<JobQueue> logger)
 {
     private readonly JobOptions _options = options.Value;
 
@@ -24,18 +25,19 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         await SweepExpiredLeasesAsync(ct);
         await using var cmd = dataSource.CreateCommand("""
             UPDATE jobs j SET state = 'Running', agent_id = $1, attempts = j.attempts + 1,
-                   lease_expires_at = now() + make_interval(secs => $3), started_at = coalesce(j.started_at, now()),
-                   log = j.log || format(E'[%s] attempt %s claimed by agent %s\n', to_char(now() AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts + 1, (SELECT name FROM agents WHERE id = $1))
+                   lease_expires_at = $5 + make_interval(secs => $3), started_at = coalesce(j.started_at, $5),
+                   log = j.log || format(E'[%s] attempt %s claimed by agent %s\n', to_char($5 AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts + 1, (SELECT name FROM agents WHERE id = $1))
             WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = 'Queued' AND ($4::bigint IS NULL OR project_id = $4)
                           ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING j.id, j.attempts, (SELECT slug FROM projects WHERE id = j.project_id), (SELECT coalesce(repository_url, '') FROM projects WHERE id = j.project_id),
                       j.commit, j.base_commit, j.branch, j.pull_request, j.suites, (SELECT name FROM profiles WHERE id = j.profile_id), j.rounds, j.quick, j.untrusted,
-                      extract(epoch FROM now() - j.created_at)::float8
+                      extract(epoch FROM $5 - j.created_at)::float8
             """);
         cmd.Parameters.Add(new() { Value = agentId });
         cmd.Parameters.Add(new() { Value = profileId });
         cmd.Parameters.Add(new() { Value = (double)_options.LeaseSeconds });
         cmd.Parameters.Add(new() { Value = (object?)projectId ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Bigint });
+        cmd.Parameters.Add(new() { Value = time.GetUtcNow() });
         await using var r = await cmd.ExecuteReaderAsync(ct);
         if (!await r.ReadAsync(ct)) return null;
         if (r.GetInt32(1) == 1) PerfTelemetry.JobClaimed(r.GetString(9), TimeSpan.FromSeconds(r.GetDouble(13))); // a retry's wait is not the queue's
@@ -49,16 +51,16 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
 
     public async Task<JobAssignment?> ClaimAsync(long agentId, long profileId, long? projectId, TimeSpan wait, CancellationToken ct)
     {
-        var deadline = DateTime.UtcNow + wait;
+        var deadline = time.GetUtcNow() + wait;
         while (true)
         {
             var next = notifier.NextAsync(); // taken before trying, so a job queued in between is not missed
             if (await TryClaimAsync(agentId, profileId, projectId, ct) is { } job) return job;
-            var left = deadline - DateTime.UtcNow;
+            var left = deadline - time.GetUtcNow();
             if (left <= TimeSpan.Zero) return null;
             try
             {
-                await next.WaitAsync(left < TimeSpan.FromSeconds(1) ? left : TimeSpan.FromSeconds(1), ct);
+                await next.WaitAsync(left < TimeSpan.FromSeconds(1) ? left : TimeSpan.FromSeconds(1), time, ct);
             }
             catch (TimeoutException)
             {
@@ -70,10 +72,10 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     public async Task<HeartbeatResponse?> HeartbeatAsync(long jobId, long agentId, string? progress, IReadOnlyList<string>? log, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand($"""
-            UPDATE jobs SET lease_expires_at = CASE WHEN state = 'Running' THEN now() + make_interval(secs => $3) ELSE lease_expires_at END,
+            UPDATE jobs SET lease_expires_at = CASE WHEN state = 'Running' THEN $8 + make_interval(secs => $3) ELSE lease_expires_at END,
                    progress = coalesce($4, progress), log = {CappedLog}
             WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled')
-            RETURNING state, coalesce(lease_expires_at, now()), reason
+            RETURNING state, coalesce(lease_expires_at, $8), reason
             """);
         cmd.Parameters.Add(new() { Value = jobId });
         cmd.Parameters.Add(new() { Value = agentId });
@@ -82,6 +84,7 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         cmd.Parameters.Add(new() { Value = JoinLog(log) });
         cmd.Parameters.Add(new() { Value = _options.MaxLogCharacters });
         cmd.Parameters.Add(new() { Value = LogMarker });
+        cmd.Parameters.Add(new() { Value = time.GetUtcNow() });
         await using var r = await cmd.ExecuteReaderAsync(ct);
         if (!await r.ReadAsync(ct)) return null;
         var cancelled = r.GetString(0) == nameof(JobState.Cancelled);
@@ -93,7 +96,7 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     {
         await using var cmd = dataSource.CreateCommand($"""
             UPDATE jobs SET state = CASE WHEN state = 'Cancelled' THEN 'Cancelled' WHEN $3 THEN 'Succeeded' ELSE 'Failed' END,
-                   finished_at = now(), lease_expires_at = NULL, reason = CASE WHEN state = 'Cancelled' THEN reason ELSE $4 END, log = {CappedLog}
+                   finished_at = $8, lease_expires_at = NULL, reason = CASE WHEN state = 'Cancelled' THEN reason ELSE $4 END, log = {CappedLog}
             WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled') AND finished_at IS NULL
             """);
         cmd.Parameters.Add(new() { Value = jobId });
@@ -103,6 +106,7 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         cmd.Parameters.Add(new() { Value = JoinLog(log) });
         cmd.Parameters.Add(new() { Value = _options.MaxLogCharacters });
         cmd.Parameters.Add(new() { Value = LogMarker });
+        cmd.Parameters.Add(new() { Value = time.GetUtcNow() });
         return await cmd.ExecuteNonQueryAsync(ct) == 1;
     }
 
@@ -111,16 +115,17 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     {
         await using var cmd = dataSource.CreateCommand("""
             WITH expired AS (
-                SELECT id FROM jobs WHERE state = 'Running' AND lease_expires_at < now() FOR UPDATE SKIP LOCKED)
+                SELECT id FROM jobs WHERE state = 'Running' AND lease_expires_at < $1 FOR UPDATE SKIP LOCKED)
             UPDATE jobs j SET
                 state = CASE WHEN j.attempts >= j.max_attempts THEN 'Failed' ELSE 'Queued' END,
-                finished_at = CASE WHEN j.attempts >= j.max_attempts THEN now() END,
+                finished_at = CASE WHEN j.attempts >= j.max_attempts THEN $1 END,
                 reason = format('lease expired on attempt %s of %s: agent %s stopped sending heartbeats', j.attempts, j.max_attempts,
                                 coalesce((SELECT name FROM agents WHERE id = j.agent_id), '?')),
-                log = j.log || format(E'[%s] lease expired (attempt %s)\n', to_char(now() AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts),
+                log = j.log || format(E'[%s] lease expired (attempt %s)\n', to_char($1 AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts),
                 agent_id = NULL, lease_expires_at = NULL
             FROM expired WHERE j.id = expired.id
             """);
+        cmd.Parameters.Add(new() { Value = time.GetUtcNow() });
         var swept = await cmd.ExecuteNonQueryAsync(ct);
         if (swept > 0)
         {

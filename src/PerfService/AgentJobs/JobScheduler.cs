@@ -3,11 +3,12 @@ using Microsoft.Extensions.Options;
 using PerfService.Core.Contracts;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.AgentJobs;
 
 /// <summary>Queues jobs (one per profile) and cancels what a newer push or a closed pull request made pointless.</summary>
-public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobOptions> options)
+public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobOptions> options, TimeProvider time)
 {
     public const int PullRequestPriority = 100;
     public const int RerunPriority = 50;
@@ -39,7 +40,7 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
                         && await db.PullRequestHeads.AnyAsync(h => h.ProjectId == project.Id && h.PullRequest == number && !h.Trusted, ct);
         var held = awaitApproval && !await db.PullRequestApprovals.AnyAsync(
             a => a.ProjectId == project.Id && a.PullRequest == request.PullRequest && a.HeadCommit == commit, ct);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         await using var tx = await db.Database.BeginTransactionAsync(ct);
         // A newer push supersedes the jobs of older heads; a re-run of the same head leaves its siblings alone.
         if (request.PullRequest is { } pr)
@@ -71,14 +72,17 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
     }
 
     /// <summary>Cancels the pull request's pending and running jobs; a running agent hears it at its next heartbeat.</summary>
-    public Task<int> CancelPullRequestAsync(long projectId, int pullRequest, string reason, CancellationToken ct, string? exceptCommit = null) =>
-        db.Jobs.Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest
+    public Task<int> CancelPullRequestAsync(long projectId, int pullRequest, string reason, CancellationToken ct, string? exceptCommit = null)
+    {
+        var now = time.GetUtcNow();
+        return db.Jobs.Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest
                            && (j.State == JobState.Queued || j.State == JobState.Running || j.State == JobState.AwaitingApproval)
                            && (exceptCommit == null || j.Commit != exceptCommit))
             .ExecuteUpdateAsync(s => s
                 .SetProperty(j => j.State, JobState.Cancelled)
                 .SetProperty(j => j.Reason, reason)
-                .SetProperty(j => j.FinishedAt, j => j.State != JobState.Running ? DateTimeOffset.UtcNow : j.FinishedAt), ct);
+                .SetProperty(j => j.FinishedAt, j => j.State != JobState.Running ? now : j.FinishedAt), ct);
+    }
 
     /// <summary>Moves a head's jobs that wait for approval to the queue and wakes waiting agents; returns how many.</summary>
     public async Task<int> ReleaseAsync(long projectId, int pullRequest, string commit, CancellationToken ct)
@@ -89,8 +93,6 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         if (released > 0) await queue.NotifyAsync(ct);
         return released;
     }
-
-    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }
 
 public sealed class JobRequestException(string message, string? field = null) : Exception(message)

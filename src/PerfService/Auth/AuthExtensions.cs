@@ -8,7 +8,6 @@ public static class AuthExtensions
 {
     public static WebApplicationBuilder AddPerfAuth(this WebApplicationBuilder builder)
     {
-        builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<TokenUsage>();
         builder.Services.AddAuthentication(TokenAuthenticationHandler.SchemeName)
             .AddScheme<AuthenticationSchemeOptions, TokenAuthenticationHandler>(TokenAuthenticationHandler.SchemeName, null);

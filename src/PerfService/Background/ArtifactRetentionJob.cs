@@ -1,5 +1,6 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
 using PerfService.Data;
 
 namespace PerfService.Background;
@@ -9,13 +10,13 @@ namespace PerfService.Background;
 /// history and comparisons read; the raw files only matter for re-parsing recent runs.
 /// </summary>
 [DisableConcurrentExecution(timeoutInSeconds: 600)]
-public sealed class ArtifactRetentionJob(PerfDbContext db, IConfiguration configuration, ILogger<ArtifactRetentionJob> logger)
+public sealed class ArtifactRetentionJob(PerfDbContext db, IOptions<RetentionOptions> options, TimeProvider time, ILogger<ArtifactRetentionJob> logger)
 {
     public async Task RunAsync(CancellationToken ct)
     {
-        var days = configuration.GetValue("Retention:ArtifactDays", 90);
+        var days = options.Value.ArtifactDays;
         if (days <= 0) return;
-        var cutoff = DateTimeOffset.UtcNow.AddDays(-days);
+        var cutoff = time.GetUtcNow().AddDays(-days);
         var deleted = await db.Artifacts.Where(a => a.CreatedAt < cutoff).ExecuteDeleteAsync(ct);
         if (deleted > 0) logger.LogInformation("Deleted {Count} raw artifacts older than {Days} days", deleted, days);
     }

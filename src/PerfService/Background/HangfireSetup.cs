@@ -14,17 +14,19 @@ public static class HangfireSetup
     public static WebApplicationBuilder AddBackgroundJobs(this WebApplicationBuilder builder)
     {
         var connectionString = builder.Configuration.GetConnectionString("Perf")!;
-        var testing = builder.Environment.IsEnvironment("Testing");
         // The dashboard's login form (HangfireLogin) and Hangfire's own POST actions are anti-forgery protected.
         builder.Services.AddAntiforgery();
+        builder.Services.AddOptions<BackgroundOptions>().BindConfiguration(BackgroundOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<ScheduleOptions>().BindConfiguration(ScheduleOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        builder.Services.AddOptions<RetentionOptions>().BindConfiguration(RetentionOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddHangfire((sp, c) => c
             .SetDataCompatibilityLevel(CompatibilityLevel.Version_180)
             .UseSimpleAssemblyNameTypeSerializer()
             .UseRecommendedSerializerSettings()
-            // Hangfire's log provider is process-wide: in the test suite many hosts come and go in one process, and a
-            // provider bound to a disposed host's logger factory would fail the next enqueue.
-            .UseLogProvider<Hangfire.Logging.ILogProvider>(testing ? new SilentLogProvider()
-                                    : new Hangfire.AspNetCore.AspNetCoreLogProvider(sp.GetRequiredService<ILoggerFactory>())));
+            // Hangfire's log provider is process-wide; a host that needs another one (the test host, where many hosts
+            // come and go in one process) registers its own ILogProvider.
+            .UseLogProvider(sp.GetService<Hangfire.Logging.ILogProvider>()
+                            ?? new Hangfire.AspNetCore.AspNetCoreLogProvider(sp.GetRequiredService<ILoggerFactory>())));
         // Storage, client and recurring manager belong to this host, not to Hangfire's process-wide JobStorage.Current:
         // several hosts in one process (the test suite) must never queue into each other's databases.
         var storageOptions = new PostgreSqlStorageOptions { QueuePollInterval = TimeSpan.FromSeconds(1), PrepareSchemaIfNecessary = false };
@@ -33,7 +35,6 @@ public static class HangfireSetup
         builder.Services.AddSingleton<IBackgroundJobClient>(sp => new BackgroundJobClient(sp.GetRequiredService<JobStorage>()));
         builder.Services.AddSingleton<IRecurringJobManager>(sp => new RecurringJobManager(sp.GetRequiredService<JobStorage>()));
         builder.Services.AddSingleton<JobActivator>(sp => new Hangfire.AspNetCore.AspNetCoreJobActivator(sp.GetRequiredService<IServiceScopeFactory>()));
-        builder.Services.AddOptions<BackgroundOptions>().BindConfiguration(BackgroundOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddHostedService<HangfireServerHost>();
         builder.Services.AddTransient<LeaseSweepJob>();
         builder.Services.AddScoped<ArtifactRetentionJob>();
@@ -41,12 +42,4 @@ public static class HangfireSetup
         builder.Services.AddHostedService<RecurringJobsRegistrar>();
         return builder;
     }
-}
-
-/// <summary>Hangfire logs nowhere (the test suite's many short-lived hosts; see AddBackgroundJobs).</summary>
-internal sealed class SilentLogProvider : Hangfire.Logging.ILogProvider, Hangfire.Logging.ILog
-{
-    public Hangfire.Logging.ILog GetLogger(string name) => this;
-
-    public bool Log(Hangfire.Logging.LogLevel logLevel, Func<string>? messageFunc, Exception? exception = null) => false;
 }

@@ -1,4 +1,5 @@
 using Hangfire;
+using Microsoft.Extensions.Options;
 using PerfService.AgentJobs;
 
 namespace PerfService.Background;
@@ -7,7 +8,7 @@ namespace PerfService.Background;
 /// Registers the recurring jobs, in one place with stable ids. Retries until the database answers, so a service
 /// that starts before PostgreSQL does still comes up (not ready) and finishes its set-up by itself.
 /// </summary>
-public sealed class RecurringJobsRegistrar(IServiceProvider services, IConfiguration configuration, ILogger<RecurringJobsRegistrar> logger) : BackgroundService
+public sealed class RecurringJobsRegistrar(IServiceProvider services, IOptions<ScheduleOptions> schedule, ILogger<RecurringJobsRegistrar> logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -19,7 +20,7 @@ public sealed class RecurringJobsRegistrar(IServiceProvider services, IConfigura
                 recurring.AddOrUpdate<LeaseSweepJob>("lease-sweep", j => j.RunAsync(CancellationToken.None), Cron.Minutely());
                 recurring.AddOrUpdate<ArtifactRetentionJob>("artifact-retention", j => j.RunAsync(CancellationToken.None), Cron.Daily(3));
                 recurring.AddOrUpdate<ScheduledBaselineJob>("scheduled-baselines", j => j.RunAsync(CancellationToken.None),
-                    configuration["Schedule:BaselineCron"] ?? Cron.Daily(2));
+                    schedule.Value.BaselineCron);
                 return;
             }
             catch (Exception e)

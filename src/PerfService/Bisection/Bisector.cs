@@ -5,6 +5,7 @@ using PerfService.Alerts;
 using PerfService.Core.Bisection;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.Bisection;
 
@@ -85,6 +86,4 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, IOptions<Job
                         && (c.CommittedAt ?? c.FirstSeenAt) > fromAt && (c.CommittedAt ?? c.FirstSeenAt) < toAt)
             .OrderBy(c => c.CommittedAt ?? c.FirstSeenAt).ThenBy(c => c.Id)
             .Select(c => new KnownCommit(c.Sha, c.CommittedAt ?? c.FirstSeenAt)).ToListAsync(ct);
-
-    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }

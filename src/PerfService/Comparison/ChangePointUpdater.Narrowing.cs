@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data.Entities;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.Comparison;
 

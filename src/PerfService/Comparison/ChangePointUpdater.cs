@@ -7,6 +7,7 @@ using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using static PerfService.Core.Contracts.CommitId;
 
 namespace PerfService.Comparison;
 
@@ -228,5 +229,4 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         return alert;
     }
 
-    private static string Short(string sha) => sha.Length > 10 ? sha[..10] : sha;
 }

@@ -3,6 +3,8 @@ using PerfService.Core.Comparison;
 using PerfService.Core.Reports;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using Microsoft.Extensions.Options;
+using PerfService.Dashboard;
 using PerfService.PullRequests;
 
 namespace PerfService.Comparison;
@@ -11,7 +13,7 @@ namespace PerfService.Comparison;
 /// Assembles a pull request's report from the stored verdicts and target outcomes of each profile's latest job,
 /// with the acknowledgements people made on the alerts. The comment, the check and the dashboard page all read it.
 /// </summary>
-public sealed class PullRequestReports(PerfDbContext db, IConfiguration configuration) : IPullRequestReportSource
+public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> dashboard) : IPullRequestReportSource
 {
     public async Task<PullRequestReport?> BuildAsync(long projectId, int pullRequest, CancellationToken ct)
     {
@@ -46,7 +48,7 @@ public sealed class PullRequestReports(PerfDbContext db, IConfiguration configur
             orderby r.Round descending
             select new { t.Name, t.Outcome, t.Detail, r.ProfileId }).ToListAsync(ct);
 
-        var publicUrl = configuration["Dashboard:PublicUrl"]?.TrimEnd('/');
+        var publicUrl = dashboard.Value.PublicUrl?.TrimEnd('/');
         var figures = await PullRequestHistory.ReadAsync(db, projectId, project.DefaultBranch,
             verdicts.Where(x => x.v.Outcome == VerdictOutcome.Regression)
                 .Select(x => (new PullRequestHistory.SeriesKey(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId), x.v.Change ?? 0)).ToList(),

@@ -86,7 +86,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
                     GroupKey = key,
                     ToCommit = commit,
                     Summary = string.Create(CultureInfo.InvariantCulture,
-                        $"target '{group.Key}' failed on {profile} at {commit?[..Math.Min(10, commit.Length)]}: {what}{more}"),
+                        $"target '{group.Key}' failed on {profile} at {(commit is null ? "" : PerfService.Core.Contracts.CommitId.Short(commit))}: {what}{more}"),
                     Details = JsonSerializer.Serialize(failed.Select(f => new { f.Benchmark, f.Baseline, f.Actual, f.Limit, f.Unit, f.Reason })),
                 }, "target failed", ct);
             }

@@ -20,6 +20,9 @@ public static class ServiceDefaults
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
         // A body that does not bind (wrong JSON types, too deep) throws, so the handler can say what and where.
         builder.Services.Configure<Microsoft.AspNetCore.Routing.RouteHandlerOptions>(o => o.ThrowOnBadRequest = true);
+        // The one clock of the service: whatever decides by time (leases, agents online, expiry, retention) asks it, so
+        // tests move time on with a FakeTimeProvider instead of sleeping.
+        builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddHealthChecks().AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
         return builder;
     }

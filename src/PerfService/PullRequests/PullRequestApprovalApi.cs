@@ -13,8 +13,8 @@ public sealed record PullRequestApprovalDto(string Project, int PullRequest, str
 /// <summary>POST /api/v1/projects/{slug}/pulls/{pr}/approve: what the approval label does, for an admin token (API or dashboard).</summary>
 public static class PullRequestApprovalApi
 {
-    public static void MapPullRequestApproval(this RouteGroupBuilder pulls) =>
-        pulls.MapPost("/approve", ApproveAsync).RequireAuthorization(Scopes.Admin)
+    public static RouteHandlerBuilder MapPullRequestApprovalApi(this IEndpointRouteBuilder app) =>
+        app.MapGroup("/api/v1/projects/{slug}/pulls/{pr:int}").WithTags("Pull requests").MapPost("/approve", ApproveAsync).RequireAuthorization(Scopes.Admin)
             .WithSummary("Approve a waiting pull request's head commit").WithDescription("What the approval label does: the jobs of an outside contributor's head commit may run.");
 
     private static async Task<Results<Ok<PullRequestApprovalDto>, ProblemHttpResult, ForbidHttpResult>> ApproveAsync(

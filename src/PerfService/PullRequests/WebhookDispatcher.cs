@@ -116,7 +116,7 @@ public sealed class WebhookDispatcher(PerfDbContext db, JobScheduler scheduler, 
             queued += (await scheduler.EnqueueAsync(new JobRequest(project.Slug, e.After, Branch: project.DefaultBranch), ct)).Count;
         }
         logger.LogInformation("Push to {Repository} {Ref}: queued {Jobs} baseline jobs", e.Repository.FullName, e.Ref, queued);
-        return new WebhookReply($"queued {queued} baseline jobs for {e.After[..Math.Min(10, e.After.Length)]}", queued);
+        return new WebhookReply($"queued {queued} baseline jobs for {CommitId.Short(e.After)}", queued);
     }
 
     // A repository may back several projects (a monorepo with one project per suite); each gets its own jobs and comment.

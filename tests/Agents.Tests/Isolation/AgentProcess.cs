@@ -14,7 +14,7 @@ public static class AgentProcess
         Directory.CreateDirectory(workDir);
         var psi = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, WorkingDirectory = workDir };
         string[] args = [Path.Combine(AppContext.BaseDirectory, "perf-agent.dll"), "agent", "--server", server, "--profile", "ryzen-9950x",
-            "--workdir", workDir, "--name", "isolated-1", "--once", "--wait-seconds", "1", "--profiles", TestPaths.Profiles, .. extra];
+            "--workdir", workDir, "--name", "isolated-1", "--once", "--wait-seconds", "1", "--profiles", TestPaths.ProfilesFile, .. extra];
         foreach (var a in args) psi.ArgumentList.Add(a);
         psi.Environment.Remove("PERF_TOKEN");
         foreach (var (key, value) in environment) psi.Environment[key] = value;

@@ -7,7 +7,7 @@ namespace PerfService.Agents.Tests.Machine;
 
 public sealed class MachineProfileTests
 {
-    private static readonly ProfileCatalog _catalog = ProfileCatalog.Load(TestPaths.Profiles);
+    private static readonly ProfileCatalog _catalog = ProfileCatalog.Load(TestPaths.ProfilesFile);
 
     private static MachineInfo Host(string cpu, int physical, int logical) =>
         new(cpu, physical, logical, 1L << 34, "Linux", "6.8", new Dictionary<string, string>());
@@ -56,7 +56,7 @@ public sealed class MachineProfileTests
     [Fact]
     public void Profiles_file_is_found_above_a_folder_or_given_explicitly()
     {
-        Assert.Equal(TestPaths.Profiles, ProfileCatalog.Locate(null, Path.Combine(TestPaths.RepoRoot, "src", "Agents")));
+        Assert.Equal(TestPaths.ProfilesFile, ProfileCatalog.Locate(null, Path.Combine(TestPaths.RepoRoot, "src", "Agents")));
         Assert.Null(ProfileCatalog.Locate("/nonexistent/profiles.json"));
         Assert.Null(ProfileCatalog.Locate(null, "/"));
     }

@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Net;
-using System.Net.Sockets;
 using System.Text;
 using System.Text.Json;
 
@@ -27,7 +26,7 @@ public sealed class FakeService : IDisposable
     public FakeService(Func<RecordedRequest, Task<FakeResponse>> handler)
     {
         _handler = handler;
-        var port = FreePort();
+        var port = Ports.Free();
         Url = $"http://127.0.0.1:{port}/";
         _listener.Prefixes.Add(Url);
         _listener.Start();
@@ -38,13 +37,6 @@ public sealed class FakeService : IDisposable
     public ConcurrentQueue<RecordedRequest> Requests { get; } = new();
 
     public IReadOnlyList<RecordedRequest> To(string pathPart) => Requests.Where(r => r.Path.Contains(pathPart, StringComparison.Ordinal)).ToList();
-
-    private static int FreePort()
-    {
-        using var socket = new TcpListener(IPAddress.Loopback, 0);
-        socket.Start();
-        return ((IPEndPoint)socket.LocalEndpoint).Port;
-    }
 
     private async Task LoopAsync()
     {

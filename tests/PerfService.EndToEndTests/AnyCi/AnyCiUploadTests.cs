@@ -19,7 +19,7 @@ public class AnyCiUploadTests : IAsyncLifetime
     private const string GoFixture = "tests/fixtures/gobench/goperf-suffixarray-benchmem-count10.txt";
 
     private TestDatabase _db = null!;
-    private RealProcess _service = null!;
+    private ServiceProcess _service = null!;
     private string _url = "";
     private string _ingestToken = "";
     private readonly string _work = Path.Combine(Path.GetTempPath(), "perf-anyci-" + Guid.NewGuid().ToString("N")[..8]);
@@ -27,15 +27,11 @@ public class AnyCiUploadTests : IAsyncLifetime
     public async Task InitializeAsync()
     {
         _db = await TestDatabase.CreateAsync();
-        _url = $"http://127.0.0.1:{RealProcess.FreePort()}";
-        _service = RealProcess.Start("PerfService.dll", ["--urls", _url], new Dictionary<string, string> { ["ConnectionStrings__Perf"] = _db.ConnectionString });
-        using var http = new HttpClient { BaseAddress = new Uri(_url), Timeout = TimeSpan.FromSeconds(30) };
-        var deadline = DateTime.UtcNow.AddSeconds(60);
-        while (!await ReadyAsync(http))
-        {
-            if (DateTime.UtcNow > deadline || _service.HasExited) Assert.Fail("service never became ready:\n" + _service.Output);
-            await Task.Delay(300);
-        }
+        Directory.CreateDirectory(_work);
+        _service = new ServiceProcess(_db.ConnectionString, _work);
+        await _service.StartAsync();
+        _url = _service.BaseAddress.ToString().TrimEnd('/');
+        using var http = _service.Anonymous(TimeSpan.FromSeconds(30));
         await using var context = PerfService.Migrations.DesignTimeDbContextFactory.Create(_db.ConnectionString);
         var admin = await TokenCommands.CreateAsync(context, "anyci-admin", [Scopes.Admin]);
         http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", admin);
@@ -67,7 +63,7 @@ public class AnyCiUploadTests : IAsyncLifetime
         };
 
         var first = await Shell.RunAsync("bash", ["-euo", "pipefail", "-c", curl], dir, env, TimeSpan.FromSeconds(60));
-        Assert.True(first.ExitCode == 0, first + "\nservice:\n" + _service.Output);
+        Assert.True(first.ExitCode == 0, first + "\nservice:\n" + _service.Tail(60));
         using var created = JsonDocument.Parse(first.Stdout);
         var runId = created.RootElement.GetProperty("runId").GetInt64();
         Assert.False(created.RootElement.GetProperty("duplicate").GetBoolean());
@@ -133,7 +129,7 @@ public class AnyCiUploadTests : IAsyncLifetime
         var script = Path.Combine(_work, $"step-{Guid.NewGuid():N}.sh");
         await File.WriteAllTextAsync(script, Docs.Expand(step.Run, github));
         var outcome = await Shell.RunAsync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], checkout, env, TimeSpan.FromMinutes(2));
-        Assert.True(outcome.ExitCode == 0, $"{step.Name}: {outcome}\nservice:\n{_service.Output}");
+        Assert.True(outcome.ExitCode == 0, $"{step.Name}: {outcome}\nservice:\n{_service.Tail(60)}");
         return long.Parse(outcome.Stdout.Trim());
     }
 
@@ -157,9 +153,4 @@ public class AnyCiUploadTests : IAsyncLifetime
     };
 
     private static string Sha() => Convert.ToHexStringLower(Guid.NewGuid().ToByteArray()) + "01234567";
-
-    private static async Task<bool> ReadyAsync(HttpClient http)
-    {
-        try { return (await http.GetAsync("/readyz")).IsSuccessStatusCode; } catch (HttpRequestException) { return false; }
-    }
 }

@@ -14,7 +14,7 @@ public sealed class AgentWorld : IAsyncDisposable
 
     private readonly List<ChildProcess> _agents = [];
 
-    private AgentWorld(Scratch scratch, FreshDatabase db, ServiceProcess service, LocalRepo repo)
+    private AgentWorld(Scratch scratch, TestDatabase db, ServiceProcess service, LocalRepo repo)
     {
         Scratch = scratch;
         Db = db;
@@ -23,7 +23,7 @@ public sealed class AgentWorld : IAsyncDisposable
     }
 
     public Scratch Scratch { get; }
-    public FreshDatabase Db { get; }
+    public TestDatabase Db { get; }
     public ServiceProcess Service { get; }
     public LocalRepo Repo { get; }
     public string AgentToken { get; private set; } = "";
@@ -32,7 +32,7 @@ public sealed class AgentWorld : IAsyncDisposable
     public static async Task<AgentWorld> StartAsync(string label, IReadOnlyDictionary<string, string?>? settings = null, int commits = 1)
     {
         var scratch = new Scratch(label);
-        var db = await FreshDatabase.CreateAsync();
+        var db = await TestDatabase.CreateAsync();
         var service = new ServiceProcess(db.ConnectionString, scratch.Root, settings);
         var world = new AgentWorld(scratch, db, service, LocalRepo.Create(scratch.Path("repo"), scratch.Path("control"), commits));
         await service.StartAsync();

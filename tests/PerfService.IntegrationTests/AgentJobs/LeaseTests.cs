@@ -6,12 +6,11 @@ using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.AgentJobs;
 
-/// <summary>
-/// Short leases so that expiry is quick to observe, yet long enough that a heartbeat a second apart keeps the lease
-/// even when a loaded 2-core machine stalls a request for a while.
-/// </summary>
+/// <summary>Short leases on a clock the tests move: expiry is observed without waiting, however loaded the machine.</summary>
 public sealed class ShortLeaseApp : PerfServiceApp
 {
+    protected override bool FakeClock => true;
+
     protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?>
     {
         ["Jobs:LeaseSeconds"] = "3",
@@ -35,7 +34,7 @@ public class LeaseTests : OwnServiceTests<ShortLeaseApp>
         var job = (await crashed.ClaimAsync())!;
         Assert.Equal(1, job.Attempt);
         Assert.Null(await rescuer.ClaimAsync());
-        await Task.Delay(TimeSpan.FromSeconds(4)); // the crashed agent sends no heartbeat
+        app.Clock.Advance(TimeSpan.FromSeconds(4)); // the crashed agent sends no heartbeat
 
         var retaken = await rescuer.ClaimAsync();
         Assert.Equal(job.JobId, retaken!.JobId);
@@ -43,7 +42,7 @@ public class LeaseTests : OwnServiceTests<ShortLeaseApp>
         Assert.Equal(HttpStatusCode.Conflict, (await crashed.HeartbeatAsync(job.JobId)).StatusCode);
         Assert.Equal(HttpStatusCode.Conflict, (await crashed.CompleteAsync(job.JobId)).StatusCode);
 
-        await Task.Delay(TimeSpan.FromSeconds(4)); // the rescuer dies too: that was the last attempt
+        app.Clock.Advance(TimeSpan.FromSeconds(4)); // the rescuer dies too: that was the last attempt
         Assert.Null(await rescuer.ClaimAsync());
         var final = (await rescuer.Http.GetFromJsonAsync<JobDto>($"/api/v1/jobs/{job.JobId}"))!;
         Assert.Equal("Failed", final.State);
@@ -59,7 +58,7 @@ public class LeaseTests : OwnServiceTests<ShortLeaseApp>
         var job = (await agent.ClaimAsync())!;
         for (var i = 0; i < 4; i++) // four seconds of heartbeats: longer than the lease they keep
         {
-            await Task.Delay(1000);
+            app.Clock.Advance(TimeSpan.FromSeconds(1));
             var beat = (await (await agent.HeartbeatAsync(job.JobId, $"step {i}")).Content.ReadFromJsonAsync<HeartbeatResponse>())!;
             Assert.False(beat.Cancel);
         }

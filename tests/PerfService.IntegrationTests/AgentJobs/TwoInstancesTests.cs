@@ -19,7 +19,7 @@ public class TwoInstancesTests : IAsyncLifetime
         await first.InitializeAsync();
         second = new WebApplicationFactory<Program>().WithWebHostBuilder(b =>
         {
-            b.UseEnvironment("Testing");
+            b.UseTestHost();
             b.UseSetting("ConnectionStrings:Perf", first.Database.ConnectionString);
         });
     }

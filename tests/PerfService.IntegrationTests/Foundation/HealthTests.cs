@@ -27,7 +27,7 @@ public class HealthTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
         // The Testing environment as every other host of the suite: outside it Hangfire's process-wide log provider
         // would be bound to this short-lived host and fail the other hosts' enqueues once it is disposed.
-        await using var broken = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseEnvironment("Testing")
+        await using var broken = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseTestHost()
             .UseSetting("ConnectionStrings:Perf", "Host=127.0.0.1;Port=1;Username=postgres;Database=none;Timeout=2"));
         var client = broken.CreateClient();
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/healthz")).StatusCode);

@@ -78,7 +78,7 @@ public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
     [Fact]
     public async Task A_malformed_allowed_network_stops_the_service_at_start()
     {
-        await using var bad = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseEnvironment("Testing")
+        await using var bad = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseTestHost()
             .UseSetting("ConnectionStrings:Perf", app.Database.ConnectionString)
             .UseSetting("Telemetry:MetricsAllowedNetworks:0", "everyone"));
         var error = Assert.ThrowsAny<Exception>(() => bad.CreateClient());

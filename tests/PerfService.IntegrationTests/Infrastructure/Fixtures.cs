@@ -3,7 +3,7 @@ namespace PerfService.IntegrationTests.Infrastructure;
 /// <summary>Real harness output from tests/fixtures.</summary>
 public static class Fixtures
 {
-    public static string Root { get; } = Find();
+    public static string Root => TestPaths.Fixtures;
 
     public static byte[] Read(params string[] parts) => File.ReadAllBytes(Path.Combine([Root, .. parts]));
 
@@ -14,9 +14,4 @@ public static class Fixtures
         return Directory.EnumerateFiles(dir, "*", SearchOption.AllDirectories).Order()
             .Select(f => (Path.GetRelativePath(dir, f).Replace('\\', '/'), File.ReadAllBytes(f))).ToArray();
     }
-
-    private static string Find() =>
-        typeof(Fixtures).Assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyMetadataAttribute), false)
-            .Cast<System.Reflection.AssemblyMetadataAttribute>().FirstOrDefault(a => a.Key == "PerfFixtures")?.Value
-        ?? throw new DirectoryNotFoundException("the test assembly does not record where tests/fixtures is");
 }

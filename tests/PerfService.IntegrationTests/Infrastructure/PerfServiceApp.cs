@@ -3,7 +3,9 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Time.Testing;
 using PerfService.Auth;
 using PerfService.Core.Contracts;
 using PerfService.Data;
@@ -18,13 +20,20 @@ public class PerfServiceApp : WebApplicationFactory<Program>, IAsyncLifetime
     /// <summary>Extra configuration for a test class (e.g. small limits).</summary>
     protected virtual IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?>();
 
+    /// <summary>True for a test class that moves the service's clock itself (<see cref="Clock"/>) instead of sleeping.</summary>
+    protected virtual bool FakeClock => false;
+
+    /// <summary>The service's clock when <see cref="FakeClock"/> is set: starts at the real time, moves only by Advance.</summary>
+    public FakeTimeProvider Clock { get; } = new(DateTimeOffset.UtcNow);
+
     public virtual async Task InitializeAsync() => Database = await TestDatabase.CreateAsync();
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        builder.UseEnvironment("Testing");
+        builder.UseTestHost();
         builder.UseSetting("ConnectionStrings:Perf", Database.ConnectionString);
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
+        if (FakeClock) builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(Clock));
     }
 
     public async Task<string> CreateTokenAsync(params string[] scopes)

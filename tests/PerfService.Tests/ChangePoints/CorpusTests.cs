@@ -1,5 +1,5 @@
 using PerfService.Core.ChangePoints;
-using PerfService.Core.ChangePoints.Corpus;
+using PerfService.ChangePointEval;
 using Xunit.Abstractions;
 
 namespace PerfService.Tests.ChangePoints;

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using PerfService.ChangePointEval;
 using PerfService.Core.ChangePoints;
 
 namespace PerfService.Tests.ChangePoints;

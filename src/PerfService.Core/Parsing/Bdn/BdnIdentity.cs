@@ -68,7 +68,7 @@ internal static class BdnIdentity
     private static readonly double[] _legacyLevels = [0.50, 0.70, 0.75, 0.80, 0.85, 0.90, 0.95, 0.96, 0.97, 0.98, 0.99, 0.999, 0.9999];
     private static readonly double[] _levels = [0.50, 0.70, 0.75, 0.80, 0.85, 0.90, 0.92, 0.95, 0.96, 0.97, 0.98, 0.99, 0.999, 0.9999];
 
-    public static double? ConfidenceLevel(JsonNode interval)
+    public static double? ConfidenceLevel(JsonAtPath interval)
     {
         var level = interval.Get("Level");
         if (level is not { IsNumber: true } node) return null;
@@ -80,7 +80,7 @@ internal static class BdnIdentity
     }
 
     /// <summary>Why a benchmark has no statistics, as precisely as the export allows (the last stage it reached).</summary>
-    public static string FailureReason(JsonNode benchmark)
+    public static string FailureReason(JsonAtPath benchmark)
     {
         string? last = null;
         if (benchmark.Get("Measurements") is { IsArray: true } measurements)

@@ -43,7 +43,7 @@ public sealed class BenchmarkDotNetParser : IResultParser
     private static void ParseFile(Artifact file, ResultSink sink)
     {
         using var document = JsonInput.Parse(file);
-        var root = JsonNode.Root(document, file.Path);
+        var root = JsonAtPath.Root(document, file.Path);
         if (!root.IsObject || root.Get("Benchmarks") is not { IsArray: true } benchmarks)
             throw root.Error("expected a BenchmarkDotNet JSON export: an object with a \"Benchmarks\" array");
         if (root.Get("HostEnvironmentInfo") is { IsObject: true } host) ReadEnvironment(host, sink);
@@ -56,9 +56,9 @@ public sealed class BenchmarkDotNetParser : IResultParser
         if (count == 0) throw benchmarks.Error("the export lists no benchmarks");
     }
 
-    private static void ParseBenchmark(JsonNode b, ResultSink sink)
+    private static void ParseBenchmark(JsonAtPath b, ResultSink sink)
     {
-        if (!b.IsObject) throw b.Error($"expected a benchmark object, found {JsonNode.Describe(b.Kind)}");
+        if (!b.IsObject) throw b.Error($"expected a benchmark object, found {JsonAtPath.Describe(b.Kind)}");
         var type = Check.Name(b.RequiredString("Type"), b.File, b.ChildPath("Type"));
         var method = Check.Name(b.RequiredString("Method"), b.File, b.ChildPath("Method"));
         var parametersText = b.OptionalString("Parameters");
@@ -78,7 +78,7 @@ public sealed class BenchmarkDotNetParser : IResultParser
             sink.Results.Add(identity with { Error = BdnIdentity.FailureReason(b) });
             return;
         }
-        if (!stats.IsObject) throw stats.Error($"expected an object or null, found {JsonNode.Describe(stats.Kind)}");
+        if (!stats.IsObject) throw stats.Error($"expected an object or null, found {JsonAtPath.Describe(stats.Kind)}");
         var mean = stats.RequiredNumber("Mean", nonNegative: true);
         var interval = stats.Get("ConfidenceInterval");
         var summary = new Summary
@@ -100,7 +100,7 @@ public sealed class BenchmarkDotNetParser : IResultParser
 
     /// <summary>Per-op times of the measured iterations: Workload/Result measurements (older BDN: mode "Result"),
     /// else the statistics' OriginalValues (brief export); the 0.9.x schema has neither.</summary>
-    private static IReadOnlyList<double>? Samples(JsonNode b, JsonNode stats)
+    private static IReadOnlyList<double>? Samples(JsonAtPath b, JsonAtPath stats)
     {
         var samples = new List<double>();
         if (b.Get("Measurements") is { } measurements)
@@ -125,10 +125,10 @@ public sealed class BenchmarkDotNetParser : IResultParser
     /// Memory measures appear only when the memory diagnoser ran. Full exports say so through Metrics descriptors;
     /// brief exports have no Metrics, so there a Memory block with a real allocation figure is the evidence.
     /// </summary>
-    private static void AddMemory(JsonNode b, BenchmarkResult identity, ResultSink sink)
+    private static void AddMemory(JsonAtPath b, BenchmarkResult identity, ResultSink sink)
     {
         var memory = b.Get("Memory");
-        var metrics = new Dictionary<string, JsonNode>(StringComparer.Ordinal);
+        var metrics = new Dictionary<string, JsonAtPath>(StringComparer.Ordinal);
         var hasMetrics = b.Get("Metrics") is { IsArray: true };
         if (hasMetrics)
             foreach (var m in b.Get("Metrics")!.Value.Items())
@@ -146,7 +146,7 @@ public sealed class BenchmarkDotNetParser : IResultParser
         AddGc(memory, totalOps, hasMetrics, metrics, "Gen2", Measures.Gen2, identity, sink);
     }
 
-    private static void AddGc(JsonNode? memory, long totalOps, bool hasMetrics, Dictionary<string, JsonNode> metrics,
+    private static void AddGc(JsonAtPath? memory, long totalOps, bool hasMetrics, Dictionary<string, JsonAtPath> metrics,
         string gen, string measure, BenchmarkResult identity, ResultSink sink)
     {
         var metricId = gen + "Collects";
@@ -159,13 +159,13 @@ public sealed class BenchmarkDotNetParser : IResultParser
         sink.Results.Add(identity with { Measure = measure, Unit = "per 1000 ops", Value = value });
     }
 
-    private static int ToCount(JsonNode node)
+    private static int ToCount(JsonAtPath node)
     {
         var n = node.AsLong();
         return n is >= 0 and <= int.MaxValue ? (int)n : throw node.Error($"N is {n}; expected a sample count");
     }
 
-    private static void ReadEnvironment(JsonNode host, ResultSink sink)
+    private static void ReadEnvironment(JsonAtPath host, ResultSink sink)
     {
         var file = host.File;
         // 0.9.x wrote ProcessorName as a Lazy<string> object {IsValueCreated, Value}.
@@ -179,5 +179,5 @@ public sealed class BenchmarkDotNetParser : IResultParser
         sink.Environment("bdn_version", Text(host, "BenchmarkDotNetVersion"), file);
     }
 
-    private static string? Text(JsonNode node, string name) => node.Get(name) is { } v && (v.IsString || v.IsNumber) ? v.Element.ToString() : null;
+    private static string? Text(JsonAtPath node, string name) => node.Get(name) is { } v && (v.IsString || v.IsNumber) ? v.Element.ToString() : null;
 }

@@ -20,7 +20,7 @@ internal static class CargoCriterionMessages
             if (!line.Text.TrimStart().StartsWith('{'))
                 throw new ParseException(file.Path, TextLines.Location(line.Number), "expected one JSON object per line (cargo criterion --message-format=json)");
             using var document = JsonInput.Parse(Encoding.UTF8.GetBytes(line.Text), file.Path, line.Number - 1);
-            var record = new JsonNode(document.RootElement, $"line {line.Number}, $", file.Path);
+            var record = new JsonAtPath(document.RootElement, $"line {line.Number}, $", file.Path);
             if (!record.IsObject) throw record.Error("expected a JSON object");
             if (record.OptionalString("reason") != "benchmark-complete") continue;
             ParseRecord(record, sink);
@@ -29,7 +29,7 @@ internal static class CargoCriterionMessages
         if (found == 0) throw new ParseException(file.Path, null, "no \"benchmark-complete\" records found (cargo criterion --message-format=json)");
     }
 
-    private static void ParseRecord(JsonNode record, ResultSink sink)
+    private static void ParseRecord(JsonAtPath record, ResultSink sink)
     {
         var id = Check.Name(record.RequiredString("id"), record.File, record.ChildPath("id"));
         var mean = record.Required("mean", "the mean estimate");
@@ -44,7 +44,7 @@ internal static class CargoCriterionMessages
             Direction = Direction.LowerIsBetter,
         };
         var scale = factor ?? 1;
-        double Estimate(JsonNode node, string name, bool nonNegative) =>
+        double Estimate(JsonAtPath node, string name, bool nonNegative) =>
             Check.Value(node.RequiredNumber(name, nonNegative) * scale, node.File, node.ChildPath(name), $"the {name}", nonNegative);
 
         var value = Estimate(mean, "estimate", nonNegative: true);
@@ -76,7 +76,7 @@ internal static class CargoCriterionMessages
     }
 
     /// <summary>measured_values[i] / iteration_count[i], converted to ns like the estimates.</summary>
-    private static List<double>? Samples(JsonNode record, string unit)
+    private static List<double>? Samples(JsonAtPath record, string unit)
     {
         if (record.Get("measured_values") is not { } values || record.Get("iteration_count") is not { } counts) return null;
         var v = values.Items().ToList();

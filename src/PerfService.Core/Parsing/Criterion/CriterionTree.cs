@@ -50,7 +50,7 @@ internal static class CriterionTree
     private static void ParseBenchmark(Artifact benchmarkFile, Artifact estimatesFile, Artifact? sampleFile, ResultSink sink)
     {
         using var benchmarkDoc = JsonInput.Parse(benchmarkFile);
-        var benchmark = JsonNode.Root(benchmarkDoc, benchmarkFile.Path);
+        var benchmark = JsonAtPath.Root(benchmarkDoc, benchmarkFile.Path);
         if (!benchmark.IsObject) throw benchmark.Error("expected criterion's benchmark.json object");
         var group = benchmark.OptionalString("group_id");
         var function = benchmark.OptionalString("function_id");
@@ -69,7 +69,7 @@ internal static class CriterionTree
         };
 
         using var estimatesDoc = JsonInput.Parse(estimatesFile);
-        var estimates = JsonNode.Root(estimatesDoc, estimatesFile.Path);
+        var estimates = JsonAtPath.Root(estimatesDoc, estimatesFile.Path);
         var mean = estimates.Get("mean", "Mean") ?? throw estimates.Error("expected criterion's estimates.json with a \"mean\" estimate");
         var meanValue = mean.RequiredNumber("point_estimate", nonNegative: true);
         var interval = mean.Get("confidence_interval");
@@ -99,8 +99,8 @@ internal static class CriterionTree
     private static List<double> ReadSamples(Artifact file)
     {
         using var document = JsonInput.Parse(file);
-        var root = JsonNode.Root(document, file.Path);
-        JsonNode iters, times;
+        var root = JsonAtPath.Root(document, file.Path);
+        JsonAtPath iters, times;
         if (root.IsArray)
         {
             var parts = root.Items().ToList();
@@ -127,7 +127,7 @@ internal static class CriterionTree
     }
 
     /// <summary>benchmark.json throughput: null, {"Bytes": n}, {"Elements": n} or {"BytesDecimal": n} (also accepted as a list).</summary>
-    private static void AddThroughput(JsonNode throughput, BenchmarkResult time, ResultSink sink)
+    private static void AddThroughput(JsonAtPath throughput, BenchmarkResult time, ResultSink sink)
     {
         var entries = throughput.IsArray ? throughput.Items().ToList() : [throughput];
         foreach (var entry in entries)

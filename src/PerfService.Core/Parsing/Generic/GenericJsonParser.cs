@@ -21,7 +21,7 @@ public sealed class GenericJsonParser : IResultParser
     private static void ParseFile(Artifact file, ResultSink sink)
     {
         using var document = JsonInput.Parse(file);
-        var root = JsonNode.Root(document, file.Path);
+        var root = JsonAtPath.Root(document, file.Path);
         if (!root.IsObject || root.Get("results") is not { IsArray: true } results)
             throw root.Error("expected PerfService generic JSON: an object with a \"results\" array (see GENERIC_JSON.md)");
         if (root.Get("environment") is { } environment)
@@ -35,9 +35,9 @@ public sealed class GenericJsonParser : IResultParser
         if (count == 0) throw results.Error("the results array is empty");
     }
 
-    private static BenchmarkResult ParseResult(JsonNode r)
+    private static BenchmarkResult ParseResult(JsonAtPath r)
     {
-        if (!r.IsObject) throw r.Error($"expected a result object, found {JsonNode.Describe(r.Kind)}");
+        if (!r.IsObject) throw r.Error($"expected a result object, found {JsonAtPath.Describe(r.Kind)}");
         var name = Check.Name(r.RequiredString("benchmark"), r.File, r.ChildPath("benchmark"));
         var unit = r.RequiredString("unit");
         if (string.IsNullOrWhiteSpace(unit)) throw r.Required("unit", "a unit").Error("expected a non-empty unit");
@@ -79,7 +79,7 @@ public sealed class GenericJsonParser : IResultParser
         };
     }
 
-    private static Direction ParseDirection(JsonNode r, string unit)
+    private static Direction ParseDirection(JsonAtPath r, string unit)
     {
         var text = r.OptionalString("direction");
         if (text is null) return Numbers.IsPerSecond(unit) ? Direction.HigherIsBetter : Direction.LowerIsBetter;
@@ -92,12 +92,12 @@ public sealed class GenericJsonParser : IResultParser
     }
 
     /// <summary>Parameter and environment values may be strings, numbers or booleans; numbers keep their exact text.</summary>
-    private static string Scalar(JsonNode node) => node.Kind switch
+    private static string Scalar(JsonAtPath node) => node.Kind switch
     {
         System.Text.Json.JsonValueKind.String => node.AsString(),
         System.Text.Json.JsonValueKind.Number => node.Element.GetRawText(),
         System.Text.Json.JsonValueKind.True => "true",
         System.Text.Json.JsonValueKind.False => "false",
-        _ => throw node.Error($"expected a string, number or boolean, found {JsonNode.Describe(node.Kind)}"),
+        _ => throw node.Error($"expected a string, number or boolean, found {JsonAtPath.Describe(node.Kind)}"),
     };
 }

@@ -48,7 +48,7 @@ public sealed class GoBenchParser : IResultParser
                 continue;
             }
             using var document = JsonInput.Parse(Encoding.UTF8.GetBytes(line.Text), file.Path, line.Number - 1);
-            var e = new JsonNode(document.RootElement, $"line {line.Number}, $", file.Path);
+            var e = new JsonAtPath(document.RootElement, $"line {line.Number}, $", file.Path);
             if (!e.IsObject) throw e.Error("expected a go test -json event object");
             if (e.OptionalString("Action") != "output" || e.OptionalString("Output") is not { } output) continue;
             var package = e.OptionalString("Package") ?? "";

@@ -24,7 +24,7 @@ public sealed class K6SummaryParser : IResultParser
     private static void ParseFile(Artifact file, ResultSink sink)
     {
         using var document = JsonInput.Parse(file);
-        var root = JsonNode.Root(document, file.Path);
+        var root = JsonAtPath.Root(document, file.Path);
         if (!root.IsObject || root.Get("metrics") is not { IsObject: true } metrics)
             throw root.Error("expected a k6 summary: an object with a \"metrics\" object (--summary-export or handleSummary data)");
         var before = sink.Results.Count;
@@ -35,9 +35,9 @@ public sealed class K6SummaryParser : IResultParser
         if (sink.Results.Count == before) throw metrics.Error("the summary has no metrics");
     }
 
-    private static void ParseMetric(string name, JsonNode metric, ResultSink sink)
+    private static void ParseMetric(string name, JsonAtPath metric, ResultSink sink)
     {
-        if (!metric.IsObject) throw metric.Error($"expected a metric object, found {JsonNode.Describe(metric.Kind)}");
+        if (!metric.IsObject) throw metric.Error($"expected a metric object, found {JsonAtPath.Describe(metric.Kind)}");
         Check.Name(name, metric.File, metric.Path);
         var legacy = metric.Get("values") is null;
         var values = metric.Get("values") ?? metric;
@@ -84,7 +84,7 @@ public sealed class K6SummaryParser : IResultParser
     /// A rate's "passes" counts TRUE samples, so for http_req_failed "passes" are failed requests. The rate is
     /// recomputed as passes / (passes + fails) because old exports wrote value 0 even when all checks passed.
     /// </summary>
-    private static void AddRate(ResultSink sink, string name, JsonNode values, bool failures)
+    private static void AddRate(ResultSink sink, string name, JsonAtPath values, bool failures)
     {
         var passes = values.Get("passes");
         var fails = values.Get("fails");
@@ -104,7 +104,7 @@ public sealed class K6SummaryParser : IResultParser
     }
 
     /// <summary>Per-check pass/fail counts from root_group (objects keyed by name in legacy exports, arrays later).</summary>
-    private static void ParseChecks(JsonNode group, ResultSink sink)
+    private static void ParseChecks(JsonAtPath group, ResultSink sink)
     {
         if (group.Get("checks") is { } checks && (checks.IsArray || checks.IsObject))
         {
@@ -121,7 +121,7 @@ public sealed class K6SummaryParser : IResultParser
                 if (child.IsObject) ParseChecks(child, sink);
     }
 
-    private static void AddRate(ResultSink sink, BenchmarkResult id, JsonNode check)
+    private static void AddRate(ResultSink sink, BenchmarkResult id, JsonAtPath check)
     {
         var passes = check.Required("passes", "the number of passes").AsNumber(true);
         var fails = check.Required("fails", "the number of fails").AsNumber(true);
@@ -131,7 +131,7 @@ public sealed class K6SummaryParser : IResultParser
     }
 
     /// <summary>handleSummary: {expr: {ok: false}} failed. Legacy export: {expr: true} means the threshold was CROSSED.</summary>
-    private static void ReportThresholds(string name, JsonNode metric, bool legacy, ResultSink sink)
+    private static void ReportThresholds(string name, JsonAtPath metric, bool legacy, ResultSink sink)
     {
         if (metric.Get("thresholds") is not { IsObject: true } thresholds) return;
         foreach (var (expression, verdict) in thresholds.Properties())
@@ -142,7 +142,7 @@ public sealed class K6SummaryParser : IResultParser
         }
     }
 
-    private static string? InferType(JsonNode values)
+    private static string? InferType(JsonAtPath values)
     {
         if (values.Properties().Any(p => K6Rules.IsTrendStat(p.Name) && p.Name != "min" && p.Name != "max")) return "trend";
         if (values.Has("passes") || values.Has("fails")) return "rate";
@@ -152,13 +152,13 @@ public sealed class K6SummaryParser : IResultParser
     }
 
     /// <summary>The statistics present (null means "not computed"); a stat that is not a number fails in AsNumber.</summary>
-    private static IEnumerable<(string Stat, JsonNode Node)> Numbers(JsonNode values) =>
+    private static IEnumerable<(string Stat, JsonAtPath Node)> Numbers(JsonAtPath values) =>
         values.Properties().Where(p => p.Value.Kind != System.Text.Json.JsonValueKind.Null).Select(p => (p.Name, p.Value));
 
-    private static void Add(ResultSink sink, string name, string measure, string unit, Direction direction, JsonNode node, bool nonNegative) =>
+    private static void Add(ResultSink sink, string name, string measure, string unit, Direction direction, JsonAtPath node, bool nonNegative) =>
         sink.Results.Add(new BenchmarkResult { Name = name, Measure = measure, Unit = unit, Direction = direction, Value = node.AsNumber(nonNegative) });
 
-    private static void Add(ResultSink sink, string name, string measure, string unit, Direction direction, double value, JsonNode at) =>
+    private static void Add(ResultSink sink, string name, string measure, string unit, Direction direction, double value, JsonAtPath at) =>
         sink.Results.Add(new BenchmarkResult
         {
             Name = name, Measure = measure, Unit = unit, Direction = direction,

@@ -4,22 +4,6 @@ using PerfService.Data.Entities;
 
 namespace PerfService.Data.Configurations;
 
-public class HardwareProfileConfiguration : IEntityTypeConfiguration<HardwareProfile>
-{
-    public void Configure(EntityTypeBuilder<HardwareProfile> b)
-    {
-        b.ToTable("profiles");
-        b.Property(x => x.Name).HasMaxLength(100);
-        b.HasIndex(x => x.Name).IsUnique();
-        // The reference profiles (deploy/profiles.json declares the same for the agents).
-        b.HasData(
-            new HardwareProfile { Id = 1, Name = "ryzen-9950x", CpuModel = "AMD Ryzen 9 9950X", PhysicalCores = 16, LogicalCores = 32, Arch = "x64" },
-            new HardwareProfile { Id = 2, Name = "i7-4790k", CpuModel = "Intel Core i7-4790K", PhysicalCores = 4, LogicalCores = 8, Arch = "x64" },
-            new HardwareProfile { Id = 3, Name = "m1-pro", CpuModel = "Apple M1 Pro", PhysicalCores = 10, LogicalCores = 10, Arch = "arm64" });
-        b.Property(x => x.Id).UseIdentityByDefaultColumn().HasIdentityOptions(startValue: 100);
-    }
-}
-
 public class AgentConfiguration : IEntityTypeConfiguration<Agent>
 {
     public void Configure(EntityTypeBuilder<Agent> b)
@@ -29,16 +13,5 @@ public class AgentConfiguration : IEntityTypeConfiguration<Agent>
         b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
         b.HasOne<ApiToken>().WithMany().HasForeignKey(x => x.TokenId).OnDelete(DeleteBehavior.SetNull);
         b.HasIndex(x => x.Name).IsUnique();
-    }
-}
-
-public class ApiTokenConfiguration : IEntityTypeConfiguration<ApiToken>
-{
-    public void Configure(EntityTypeBuilder<ApiToken> b)
-    {
-        b.ToTable("tokens");
-        b.Property(x => x.Name).HasMaxLength(200);
-        b.HasIndex(x => x.Hash).IsUnique();
-        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
     }
 }

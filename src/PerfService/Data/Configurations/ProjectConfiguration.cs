@@ -16,23 +16,3 @@ public class ProjectConfiguration : IEntityTypeConfiguration<Project>
         b.HasIndex(x => x.Slug).IsUnique();
     }
 }
-
-public class BranchConfiguration : IEntityTypeConfiguration<Branch>
-{
-    public void Configure(EntityTypeBuilder<Branch> b)
-    {
-        b.Property(x => x.Name).HasMaxLength(250);
-        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        b.HasIndex(x => new { x.ProjectId, x.Name }).IsUnique();
-    }
-}
-
-public class CommitConfiguration : IEntityTypeConfiguration<Commit>
-{
-    public void Configure(EntityTypeBuilder<Commit> b)
-    {
-        b.Property(x => x.Sha).HasMaxLength(64);
-        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        b.HasIndex(x => new { x.ProjectId, x.Sha }).IsUnique();
-    }
-}

@@ -29,29 +29,3 @@ public class RunConfiguration : IEntityTypeConfiguration<Run>
         b.HasIndex(x => x.JobId);
     }
 }
-
-public class ResultConfiguration : IEntityTypeConfiguration<Result>
-{
-    public void Configure(EntityTypeBuilder<Result> b)
-    {
-        b.Property(x => x.Samples).HasColumnType("double precision[]");
-        b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.Cascade);
-        b.HasOne<Benchmark>().WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
-        b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
-        b.HasIndex(x => new { x.RunId, x.BenchmarkId, x.MeasureId }).IsUnique();
-        // A benchmark's history on one profile and branch in commit order: one range scan.
-        b.HasIndex(x => new { x.BenchmarkId, x.MeasureId, x.ProfileId, x.BranchId, x.SeriesAt })
-            .IncludeProperties(x => new { x.Value, x.CiLower, x.CiUpper, x.SampleCount, x.RunId });
-    }
-}
-
-public class RawArtifactConfiguration : IEntityTypeConfiguration<RawArtifact>
-{
-    public void Configure(EntityTypeBuilder<RawArtifact> b)
-    {
-        b.ToTable("artifacts");
-        b.Property(x => x.Path).HasMaxLength(1000);
-        b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.Cascade);
-        b.HasIndex(x => x.RunId);
-    }
-}

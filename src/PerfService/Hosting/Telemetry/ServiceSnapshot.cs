@@ -61,22 +61,26 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
         var now = time.GetUtcNow();
         var jobs = new List<JobCount>();
         await using (var cmd = dataSource.CreateCommand("""
-            SELECT j.state, p.name, count(*), coalesce(extract(epoch FROM now() - min(j.created_at)), 0)::float8
+            SELECT j.state, p.name, count(*), coalesce(extract(epoch FROM $1 - min(j.created_at)), 0)::float8
             FROM jobs j JOIN profiles p ON p.id = j.profile_id
             WHERE j.state IN ('Queued', 'Running')
             GROUP BY j.state, p.name ORDER BY p.name, j.state
             """))
-        await using (var r = await cmd.ExecuteReaderAsync(ct))
+        {
+            cmd.Parameters.Add(new() { Value = now });
+            await using var r = await cmd.ExecuteReaderAsync(ct);
             while (await r.ReadAsync(ct)) jobs.Add(new JobCount(r.GetString(0), r.GetString(1), r.GetInt64(2), r.GetDouble(3)));
+        }
 
         var agents = new List<AgentCount>();
         await using (var cmd = dataSource.CreateCommand("""
-            SELECT p.name, count(a.id) FILTER (WHERE a.last_seen_at > now() - make_interval(secs => $1)), count(a.id)
+            SELECT p.name, count(a.id) FILTER (WHERE a.last_seen_at > $2 - make_interval(secs => $1)), count(a.id)
             FROM profiles p LEFT JOIN agents a ON a.profile_id = p.id
             GROUP BY p.name ORDER BY p.name
             """))
         {
             cmd.Parameters.Add(new() { Value = (double)options.Value.AgentOnlineSeconds });
+            cmd.Parameters.Add(new() { Value = now });
             await using var r = await cmd.ExecuteReaderAsync(ct);
             while (await r.ReadAsync(ct)) agents.Add(new AgentCount(r.GetString(0), r.GetInt64(1), r.GetInt64(2)));
         }

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 
-namespace PerfService.FaultTests.Infrastructure;
+namespace PerfService.TestSupport;
 
 /// <summary>
 /// A process this test started: its output lines are kept (and written to a log file for post-mortems), and dispose

@@ -1,4 +1,6 @@
-namespace PerfService.Core.ChangePoints.Corpus;
+using PerfService.Core.ChangePoints;
+
+namespace PerfService.ChangePointEval;
 
 /// <summary>
 /// Seeded generator of labelled per-commit series that look like benchmark history: log-normal noise of 0.5%–15%,

@@ -6,9 +6,9 @@ namespace PerfService.Core.Parsing.Common;
 /// A JSON element that knows its JSON path and file, so that every "expected a number" error can say exactly
 /// where (<c>$.Benchmarks[3].Statistics.Mean</c>) without each parser threading paths by hand.
 /// </summary>
-internal readonly struct JsonNode(JsonElement element, string path, string file)
+internal readonly struct JsonAtPath(JsonElement element, string path, string file)
 {
-    public static JsonNode Root(JsonDocument document, string file) => new(document.RootElement, "$", file);
+    public static JsonAtPath Root(JsonDocument document, string file) => new(document.RootElement, "$", file);
 
     public JsonElement Element { get; } = element;
     public string Path { get; } = path;
@@ -24,18 +24,18 @@ internal readonly struct JsonNode(JsonElement element, string path, string file)
     public string ChildPath(string name) => Path + PathSegment(name);
 
     /// <summary>The property, or null when it is absent or JSON null (harnesses use both for "not measured").</summary>
-    public JsonNode? Get(string name)
+    public JsonAtPath? Get(string name)
     {
         if (!IsObject || !Element.TryGetProperty(name, out var value)) return null;
-        return value.ValueKind == JsonValueKind.Null ? null : new JsonNode(value, ChildPath(name), File);
+        return value.ValueKind == JsonValueKind.Null ? null : new JsonAtPath(value, ChildPath(name), File);
     }
 
     /// <summary>The first present property among alternative spellings (criterion 0.2 capitalised its keys).</summary>
-    public JsonNode? Get(string name, string alternative) => Get(name) ?? Get(alternative);
+    public JsonAtPath? Get(string name, string alternative) => Get(name) ?? Get(alternative);
 
     public bool Has(string name) => IsObject && Element.TryGetProperty(name, out _);
 
-    public JsonNode Required(string name, string expected)
+    public JsonAtPath Required(string name, string expected)
     {
         if (!IsObject) throw Error($"expected an object with \"{name}\", found {Describe(Kind)}");
         return Get(name) ?? throw new ParseException(File, ChildPath(name), $"missing; expected {expected}");
@@ -78,17 +78,17 @@ internal readonly struct JsonNode(JsonElement element, string path, string file)
         throw Error($"expected an integer, found {Truncate(Element.GetRawText())}");
     }
 
-    public IEnumerable<JsonNode> Items()
+    public IEnumerable<JsonAtPath> Items()
     {
         if (!IsArray) throw Error($"expected an array, found {Describe(Kind)}");
         var i = 0;
-        foreach (var item in Element.EnumerateArray()) yield return new JsonNode(item, $"{Path}[{i++}]", File);
+        foreach (var item in Element.EnumerateArray()) yield return new JsonAtPath(item, $"{Path}[{i++}]", File);
     }
 
-    public IEnumerable<(string Name, JsonNode Value)> Properties()
+    public IEnumerable<(string Name, JsonAtPath Value)> Properties()
     {
         if (!IsObject) throw Error($"expected an object, found {Describe(Kind)}");
-        foreach (var p in Element.EnumerateObject()) yield return (p.Name, new JsonNode(p.Value, ChildPath(p.Name), File));
+        foreach (var p in Element.EnumerateObject()) yield return (p.Name, new JsonAtPath(p.Value, ChildPath(p.Name), File));
     }
 
     public static string Describe(JsonValueKind kind) => kind switch

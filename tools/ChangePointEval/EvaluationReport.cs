@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text;
+using PerfService.Core.ChangePoints;
 
-namespace PerfService.Core.ChangePoints.Corpus;
+namespace PerfService.ChangePointEval;
 
 /// <summary>Accuracy of one mode. Recall10 is the recall for steps ≥ 10% in series with ≤ 5% noise.</summary>
 public sealed record ModeReport(

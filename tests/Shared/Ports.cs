@@ -1,9 +1,9 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace PerfService.FaultTests.Infrastructure;
+namespace PerfService.TestSupport;
 
-public static class Ports
+internal static class Ports
 {
     /// <summary>A loopback port nobody listens on right now (the OS picks it).</summary>
     public static int Free()

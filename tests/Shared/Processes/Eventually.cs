@@ -1,4 +1,4 @@
-namespace PerfService.FaultTests.Infrastructure;
+namespace PerfService.TestSupport;
 
 public static class Eventually
 {

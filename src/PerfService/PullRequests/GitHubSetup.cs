@@ -4,14 +4,13 @@ using PerfService.Dashboard;
 
 namespace PerfService.PullRequests;
 
-/// <summary>GitHub in (webhook: jobs for pull requests and default-branch pushes) and out (comment and commit status).</summary>
-public static class PullRequestsApi
+/// <summary>GitHub in (webhook: jobs for pull requests and default-branch pushes) and out (comment, check and commit status).</summary>
+public static class GitHubSetup
 {
-    public static WebApplicationBuilder AddPullRequests(this WebApplicationBuilder builder)
+    public static WebApplicationBuilder AddGitHub(this WebApplicationBuilder builder)
     {
         builder.Services.AddOptions<GitHubOptions>().BindConfiguration(GitHubOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddSingleton<IValidateOptions<GitHubOptions>, GitHubOptionsValidator>();
-        builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<GitHubAppJwt>();
         builder.Services.AddSingleton<GitHubClientProvider>();
         builder.Services.AddSingleton<GitHubRetry>();
@@ -32,14 +31,12 @@ public static class PullRequestsApi
         return builder;
     }
 
-    public static RouteGroupBuilder MapPullRequestsApi(this IEndpointRouteBuilder app)
+    public static RouteGroupBuilder MapGitHubWebhook(this IEndpointRouteBuilder app)
     {
         var github = app.MapGroup("/api/v1/github").WithTags("GitHub").RequireRateLimiting(DashboardRateLimiting.Policy);
         // Authenticated by the delivery's HMAC signature, not by a PerfService token.
         github.MapPost("/webhook", GitHubWebhook.Receive).AllowAnonymous().WithSummary("Receive a GitHub webhook delivery")
             .WithDescription("Takes no token: the delivery is checked by its X-Hub-Signature-256 HMAC with the webhook secret before anything is read.");
-
-        app.MapGroup("/api/v1/projects/{slug}/pulls/{pr:int}").WithTags("Pull requests").MapPullRequestApproval();
         return github;
     }
 }

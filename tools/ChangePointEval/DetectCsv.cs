@@ -1,7 +1,8 @@
 using System.Globalization;
 using System.Text;
+using PerfService.Core.ChangePoints;
 
-namespace PerfService.Core.ChangePoints;
+namespace PerfService.ChangePointEval;
 
 /// <summary>One series read from the input CSV: the idx labels (commit order) and the values.</summary>
 public sealed record CsvSeries(string Id, long[] Indexes, double[] Values);

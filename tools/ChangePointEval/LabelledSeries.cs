@@ -1,4 +1,6 @@
-namespace PerfService.Core.ChangePoints.Corpus;
+using PerfService.Core.ChangePoints;
+
+namespace PerfService.ChangePointEval;
 
 public enum NoiseKind
 {

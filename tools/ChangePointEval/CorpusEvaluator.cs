@@ -1,4 +1,6 @@
-namespace PerfService.Core.ChangePoints.Corpus;
+using PerfService.Core.ChangePoints;
+
+namespace PerfService.ChangePointEval;
 
 /// <summary>
 /// Scores the detector on a labelled corpus, retrospectively (<see cref="ChangePointDetector.Detect"/>) and online

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Headers;
 
-namespace PerfService.FaultTests.Infrastructure;
+namespace PerfService.TestSupport;
 
 /// <summary>
 /// The real service (the built PerfService.dll) as a child process on a loopback port that stays the same across

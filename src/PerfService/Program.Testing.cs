@@ -1,2 +1,0 @@
-// Makes the entry point visible to WebApplicationFactory<Program> in the integration tests.
-public partial class Program;
