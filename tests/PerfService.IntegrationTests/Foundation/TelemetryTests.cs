@@ -11,8 +11,14 @@ using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Foundation;
 
+// OpenTelemetry subscribes to meters by name across the process, so another test host's "PerfService" gauges feed this
+// host's /metrics too, and disposing that host ends the shared gauge streams. Alone (after the parallel classes) this
+// class sees only its own host, as a real deployment does.
+[Collection(Name)]
 public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
 {
+    public const string Name = "Telemetry (alone)";
+
     [Fact]
     public async Task Metrics_are_refused_to_anonymous_callers_and_to_tokens_other_than_a_service_admin()
     {
@@ -126,3 +132,7 @@ public class TracingTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         Assert.Equal(System.Diagnostics.ActivityKind.Consumer, job!.Kind);
     }
 }
+
+[CollectionDefinition(TelemetryTests.Name, DisableParallelization = true)]
+public sealed class TelemetryCollection;
+
