@@ -1,4 +1,5 @@
-// Projects overview: every visible project with its latest run per profile and suite, open alerts and missed targets.
+// Projects overview: every visible project with its latest run per profile and suite, open alerts, missed targets and
+// every target's latest state per profile on the default branch.
 import { api } from '../api.js';
 import { el, $, clear, showError, shortSha, timeAgo, fmtNumber, badge, outcomeKinds } from '../dom.js';
 import { initLayout } from '../layout.js';
@@ -54,5 +55,28 @@ function overviewBody(o) {
     badge('Fail', outcomeKinds), ' ', el('a', { href: `run.html?id=${t.runId}` }, t.name),
     el('span', { class: 'muted' }, ` on ${t.profile}: ${fmtNumber(t.actual)} vs limit ${fmtNumber(t.limit)}`)))) : null;
 
-  return [stats, el('h3', {}, 'Latest runs'), runs, failed ? el('h3', {}, 'Failed targets') : null, failed];
+  return [stats, el('h3', {}, 'Latest runs'), runs, failed ? el('h3', {}, 'Failed targets') : null, failed,
+    el('h3', {}, `Targets on ${o.project.defaultBranch}`), targetTable(o.targets ?? [])];
+}
+
+/** One row per suite and target, one column per profile: the state in that profile's latest run of the suite. */
+function targetTable(targets) {
+  if (!targets.length) return el('p', { class: 'muted' }, 'No targets evaluated yet (declare them in perf.json).');
+  const profiles = [...new Set(targets.map((t) => t.profile))].sort();
+  const rows = new Map();
+  for (const t of targets) {
+    const key = `${t.suite}\u0000${t.name}`;
+    if (!rows.has(key)) rows.set(key, { suite: t.suite, name: t.name, byProfile: new Map() });
+    rows.get(key).byProfile.set(t.profile, t);
+  }
+  const cell = (t) => {
+    if (!t) return el('td', { class: 'muted' }, '–');
+    const figures = t.actual == null ? '' : ` ${fmtNumber(t.actual)}${t.limit == null ? '' : ` / ${fmtNumber(t.limit)}`}`;
+    return el('td', { title: t.detail ?? '' }, el('a', { href: `run.html?id=${t.runId}` }, badge(t.outcome, outcomeKinds)),
+      el('span', { class: 'muted' }, figures));
+  };
+  return el('table', { class: 'data compact targets' },
+    el('thead', {}, el('tr', {}, ['Suite', 'Target', ...profiles].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, [...rows.values()].map((r) => el('tr', { dataset: { target: r.name } },
+      el('td', {}, r.suite), el('td', {}, r.name), profiles.map((p) => cell(r.byProfile.get(p)))))));
 }
