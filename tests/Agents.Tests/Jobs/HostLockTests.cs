@@ -26,7 +26,7 @@ public sealed class HostLockTests : IDisposable
         var path = _dir.Combine("host.lock");
         var first = await HostLock.AcquireAsync(path, 2, _log.Add, CancellationToken.None);
         using var second = await HostLock.AcquireAsync(path, 2, _log.Add, CancellationToken.None);
-        Assert.Equal(["0", "1"], new[] { first.Cpu, second.Cpu });
+        Assert.Equal(("0", "1"), (first.Cpu, second.Cpu));
 
         var third = HostLock.AcquireAsync(path, 2, _log.Add, CancellationToken.None);
         await Task.Delay(500);
