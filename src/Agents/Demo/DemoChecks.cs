@@ -20,7 +20,7 @@ public sealed class DemoChecks(DemoApi api, DemoScenario scenario, DemoRepositor
                                           && (string?)a["toCommit"] == planted
                                           && ((string?)a["summary"] ?? "").Contains(scenario.MainSlowedBenchmark)).ToList();
             return (found.Count > 0, $"change point at {planted[..10]} (commit {scenario.PlantedAt + 1} of main, planted {scenario.MainSlowedBenchmark}* +{scenario.MainSlowdownPercent}%): " +
-                (found.Count > 0 ? $"alerted {found.Count} times, on {string.Join(", ", found.Select(f => (string?)f!["profile"]).Distinct())}" : "NOT found"));
+                (found.Count > 0 ? $"alerted {found.Count} times, on {string.Join(", ", found.Select(f => (string?)f!["profile"]).Distinct())}" : "NOT found (the summary below measures the noise it had to beat)"));
         }, ct);
 
         var prOk = await EventuallyAsync(async () =>

@@ -5,8 +5,8 @@ namespace PerfService.Agents.Demo;
 /// <summary>
 /// The story the demo tells, as data: a main branch whose history plants one slowdown part-way, a final main commit
 /// that breaks a target, and a pull request that plants another slowdown. Slowdowns go through the suites' own
-/// switch (PERF_SLOWDOWN in perf.json's "env"), exactly as a real code change would show up. Every planted change is
-/// of a size a real change has (10–30%); the summary measures the run-to-run noise next to it.
+/// switch (PERF_SLOWDOWN in perf.json's "env"), exactly as a real code change would show up. The demo's planted
+/// changes are of a size a real change has (25%); the summary measures the run-to-run noise next to them.
 /// </summary>
 public sealed record DemoScenario(bool Full)
 {
@@ -21,11 +21,16 @@ public sealed record DemoScenario(bool Full)
     public int MainCommits => 24;
     /// <summary>Index (0-based) of the main commit that makes every BenchmarkRead case slower.</summary>
     public int PlantedAt => 11;
-    public int MainSlowdownPercent => 25;
+    /// <summary>
+    /// The demo plants what a real change does, +25%. --fast is CI's check that the whole loop works (jobs, agents,
+    /// ingestion, detection, verdicts) on whatever machine CI has, busy or not, so it plants 5× changes that no load
+    /// hides; the detector's sensitivity to small changes is measured separately (./perf detect-eval, compare-eval).
+    /// </summary>
+    public int MainSlowdownPercent => Full ? 25 : 400;
     public string MainSlowdown => $"BenchmarkRead={MainSlowdownPercent}";
     /// <summary>Every case of it is slowed (simple, by_type, complex): an alert on any of them finds the commit.</summary>
     public string MainSlowedBenchmark => "BenchmarkRead/";
-    public int PullRequestSlowdownPercent => 25;
+    public int PullRequestSlowdownPercent => Full ? 25 : 400;
     public string PullRequestSlowdown => $"BenchmarkProjection={PullRequestSlowdownPercent}";
     public string PullRequestSlowedBenchmark => "BenchmarkProjection/single";
     /// <summary>The final main commit makes retries 25% slower: the "advanced features add under 10%" target breaks.</summary>

@@ -38,6 +38,7 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
                 if (!noise.Reliable(planted)) unreliable.Add($"{key} on {profile} (noise ±{noise.Noise * 100:0.0}%, needs ≥ {noise.Resolvable * 100:0}%)");
             }
         }
+        output.WriteLine($"  machine load average (1, 5, 15 min) now: {LoadAverage()} on {Environment.ProcessorCount} CPUs");
         if (unreliable.Count > 0)
             output.WriteLine($"  note: this machine's noise makes a {scenario.MainSlowdownPercent}% change unreliable to find on {string.Join("; ", unreliable)}. " +
                              "On a quiet, dedicated benchmark machine the noise is a fraction of this.");
@@ -64,6 +65,12 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
         var items = await api.GetArrayAsync($"api/v1/projects/{DemoScenario.Project}/benchmarks?q={Uri.EscapeDataString(scenario.MainSlowedBenchmark)}&suite=eventstore&limit=50", ct);
         return items.Select(b => ((long)b!["id"]!, (string)b["key"]!))
             .Where(b => !b.Item2.Contains("Postgres", StringComparison.Ordinal)).OrderBy(b => b.Item2, StringComparer.Ordinal).ToList();
+    }
+
+    private static string LoadAverage()
+    {
+        try { return string.Join(", ", File.ReadAllText("/proc/loadavg").Split(' ').Take(3)); }
+        catch (IOException) { return "unknown"; }
     }
 
     private static string Pct(double v) => v.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture);
