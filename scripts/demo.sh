@@ -61,6 +61,8 @@ URL="http://127.0.0.1:$PORT"
 export ConnectionStrings__Perf="$DB" Dashboard__PublicUrl="$URL"
 # The suites' PostgreSQL providers (persistence, the Go event store) use the private cluster's own "perf" database.
 export PERF_BENCH_PG="$(scripts/pg.sh url perf)"
+# Rivulet's .NET 8/9 runs: harnesses get a HOME of their own, so name the root install-toolchains.sh filled.
+export PERF_DOTNET_ROOT="${PERF_DOTNET_ROOT:-${HOME:-/root}/.perf/dotnet}"
 ( cd "$BIN/PerfService/release" && exec dotnet PerfService.dll --urls "$URL" ) >"$DEMO/service.log" 2>&1 &
 pids+=($!)
 for i in $(seq 1 120); do

@@ -30,8 +30,9 @@ public sealed class DemoAgents(string server, string token, string workdir) : IA
             {
                 ArgumentList = { "agent", "--server", server, "--profile", profile, "--workdir", dir, "--name", $"demo-{profile}",
                                  "--host-lock", Path.Combine(workdir, "agents", "host.lock"), "--host-slots", Slots.ToString(CultureInfo.InvariantCulture),
-                                 // The PostgreSQL-backed benchmarks use the demo's private cluster (./perf demo sets it).
-                                 "--pass-env", "PERF_BENCH_PG" },
+                                 // The PostgreSQL-backed benchmarks use the demo's private cluster (./perf demo sets it); the
+                                 // .NET 8/9 runtimes are in the private root install-toolchains.sh filled, not in the harness's HOME.
+                                 "--pass-env", "PERF_BENCH_PG", "--pass-env", "PERF_DOTNET_ROOT" },
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,
                 UseShellExecute = false,
