@@ -23,7 +23,7 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
         var before = history.Main.Take(scenario.PlantedAt).Select(c => c.Sha).ToHashSet(StringComparer.Ordinal);
         var planted = scenario.MainSlowdownPercent / 100.0;
         output.WriteLine($"  planted +{scenario.MainSlowdownPercent}% on main, measured (median after / before the planting commit; noise: spread of the {before.Count} runs before it):");
-        var unreliable = new List<string>();
+        var measured = new List<DemoNoise>();
         foreach (var (id, key) in await PlantedBenchmarksAsync(ct))
         {
             var series = await api.GetAsync($"api/v1/projects/{DemoScenario.Project}/series?benchmark={id}&measure=time&branch=main&limit=10000", ct);
@@ -33,15 +33,16 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
                 var noise = DemoNoise.Measure(points.Where(p => before.Contains(p.Item1!)).Select(p => p.Item2!.Value).ToList(),
                     points.Where(p => plantedFrom.Contains(p.Item1!)).Select(p => p.Item2!.Value).ToList());
                 if (noise is null) continue;
-                var profile = (string?)line["profile"];
-                output.WriteLine($"    {key,-40} {profile,-12} step {Pct(noise.Step),7}  noise ±{noise.Noise * 100:0.0}%  resolvable from {noise.Before}+{noise.After} points ≥ {noise.Resolvable * 100:0}%");
-                if (!noise.Reliable(planted)) unreliable.Add($"{key} on {profile} (noise ±{noise.Noise * 100:0.0}%, needs ≥ {noise.Resolvable * 100:0}%)");
+                measured.Add(noise);
+                output.WriteLine($"    {key,-40} {(string?)line["profile"],-12} step {Pct(noise.Step),7}  noise ±{noise.Noise * 100:0.0}%  resolvable from {noise.Before}+{noise.After} points ≥ {noise.Resolvable * 100:0}%");
             }
         }
         output.WriteLine($"  machine load average (1, 5, 15 min) now: {LoadAverage()} on {Environment.ProcessorCount} CPUs");
+        var unreliable = measured.Where(n => !n.Reliable(planted)).ToList();
         if (unreliable.Count > 0)
-            output.WriteLine($"  note: this machine's noise makes a {scenario.MainSlowdownPercent}% change unreliable to find on {string.Join("; ", unreliable)}. " +
-                             "On a quiet, dedicated benchmark machine the noise is a fraction of this.");
+            output.WriteLine($"  note: on {unreliable.Count} of {measured.Count} series this machine's run-to-run noise (±{unreliable.Min(n => n.Noise) * 100:0}% to " +
+                             $"±{unreliable.Max(n => n.Noise) * 100:0}%) makes a {scenario.MainSlowdownPercent}% change unreliable to find: these points resolve only " +
+                             $"≥ {unreliable.Min(n => n.Resolvable) * 100:0}%. A quiet, dedicated benchmark machine has a fraction of this noise.");
     }
 
     public void PrintLinks(string trendUrl)
