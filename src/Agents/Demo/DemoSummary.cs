@@ -13,7 +13,7 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
     public async Task<string> PlantedTrendUrlAsync(CancellationToken ct)
     {
         var ids = await PlantedBenchmarksAsync(ct);
-        var query = $"project={DemoScenario.Project}&b={string.Join(",", ids.Select(b => b.Id))}&measure=time&branch=main";
+        var query = $"project={DemoScenario.Project}&q={Uri.EscapeDataString(scenario.MainSlowedBenchmark)}&b={string.Join(",", ids.Select(b => b.Id))}&measure=time&branch=main";
         return $"{url}/explorer.html?{query}";
     }
 
