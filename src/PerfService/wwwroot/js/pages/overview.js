@@ -66,7 +66,8 @@ function targetTable(targets) {
   const profiles = [...new Set(targets.map((t) => t.profile))].sort();
   const rows = new Map();
   for (const t of targets) {
-    const name = t.name.replace(/ \[[^\]]*\]$/, '');
+    // The key itself may hold brackets ("Name [Quick-net8.0]"): the target's own name ends at the first " [".
+    const name = t.name.includes(' [') ? t.name.slice(0, t.name.indexOf(' [')) : t.name;
     const key = `${t.suite}\u0000${name}`;
     if (!rows.has(key)) rows.set(key, { suite: t.suite, name, byProfile: new Map() });
     const cell = rows.get(key).byProfile;
