@@ -9,6 +9,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 DEMO="$ROOT/.perf/demo"
+# The summary's timings count from here (a warm build's few seconds of checking included).
+export PERF_DEMO_STARTED="${PERF_DEMO_STARTED:-$(date +%s)}"
 PORT="${PERF_DEMO_PORT:-5080}"
 FULL=--full CHECK=
 for arg in "$@"; do
@@ -57,6 +59,10 @@ step 5 "starting the service on http://127.0.0.1:$PORT"
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then echo "demo: port $PORT is taken; set PERF_DEMO_PORT" >&2; exit 1; fi
 URL="http://127.0.0.1:$PORT"
 export ConnectionStrings__Perf="$DB" Dashboard__PublicUrl="$URL"
+# The suites' PostgreSQL providers (persistence, the Go event store) use the private cluster's own "perf" database.
+export PERF_BENCH_PG="$(scripts/pg.sh url perf)"
+# Rivulet's .NET 8/9 runs: harnesses get a HOME of their own, so name the root install-toolchains.sh filled.
+export PERF_DOTNET_ROOT="${PERF_DOTNET_ROOT:-${HOME:-/root}/.perf/dotnet}"
 ( cd "$BIN/PerfService/release" && exec dotnet PerfService.dll --urls "$URL" ) >"$DEMO/service.log" 2>&1 &
 pids+=($!)
 for i in $(seq 1 120); do

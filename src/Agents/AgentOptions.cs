@@ -15,6 +15,8 @@ public sealed record AgentOptions
     public string? ProfilesFile { get; init; }
     /// <summary>A file shared by all agents of one host: suites run one at a time across them.</summary>
     public string? HostLock { get; init; }
+    /// <summary>Suites that may run at once under <see cref="HostLock"/>, each pinned to its own CPU (slot k on CPU k).</summary>
+    public int HostSlots { get; init; } = 1;
     public TimeSpan HeartbeatInterval { get; init; } = TimeSpan.FromSeconds(5);
     /// <summary>How harnesses are kept away from the agent: --run-as USER, --sandbox, the token file masked.</summary>
     public Isolation.HarnessIsolation Isolation { get; init; } = PerfService.Agents.Isolation.HarnessIsolation.None;

@@ -28,11 +28,12 @@ public static class BrowserSeed
         using var admin = await Client(site, Scopes.Admin);
         (await admin.PostAsJsonAsync("/api/v1/projects", new { slug = Project, name = "Demo service", isPublic = true })).EnsureSuccessStatusCode();
         using var ingest = await Client(site, Scopes.Ingest);
+        var (mainI7, mainRyzen) = (0L, 0L);
         for (var commit = 1; commit <= 14; commit++)
         {
             var step = commit >= 9 ? 1.35 : 1.0;
-            await HistorySeed.UploadGoAsync(ingest, Project, commit, factor: step * (1 + 0.03 * Math.Sin(commit * 1.7)));
-            await HistorySeed.UploadGoAsync(ingest, Project, commit, "ryzen-9950x", factor: 0.55 * step * (1 + 0.02 * Math.Cos(commit * 2.3)));
+            mainI7 = await HistorySeed.UploadGoAsync(ingest, Project, commit, factor: step * (1 + 0.03 * Math.Sin(commit * 1.7)));
+            mainRyzen = await HistorySeed.UploadGoAsync(ingest, Project, commit, "ryzen-9950x", factor: 0.55 * step * (1 + 0.02 * Math.Cos(commit * 2.3)));
         }
         await HistorySeed.UploadBdnAsync(ingest, Project, 14);
         foreach (var commit in new[] { 13, 14 })
@@ -73,6 +74,16 @@ public static class BrowserSeed
         await site.WithDbAsync(db => db.Runs.Where(r => r.Id == head)
             .ExecuteUpdateAsync(u => u.SetProperty(r => r.PullRequest, 7).SetProperty(r => r.JobId, job)));
         var verdicts = await AddVerdictsAndJobsAsync(site, projectId, job, head, timeId);
+        await site.WithDbAsync(async db =>
+        {
+            // Main's latest maps runs: one target passing on one profile and failing on the other, one measured on i7 only.
+            db.TargetResults.AddRange(
+                new TargetResult { RunId = mainI7, Name = "lookups under 1 µs", Outcome = TargetOutcomeKind.Pass, Actual = 0.8, Limit = 1 },
+                new TargetResult { RunId = mainRyzen, Name = "lookups under 1 µs", Outcome = TargetOutcomeKind.Fail, Actual = 1.3, Limit = 1 },
+                new TargetResult { RunId = mainI7, Name = "startup under 100 ms", Outcome = TargetOutcomeKind.NotMeasured, Limit = 100 });
+            await db.SaveChangesAsync();
+            return 0;
+        });
         var token = await site.CreateTokenAsync(Scopes.Read);
         return new SeedData(hax, xss, XssName, changePoint, triage, head, verdicts, token, "test-read");
     }

@@ -24,6 +24,28 @@ public class OtherPagesTests(DashboardSite site)
     }
 
     [Fact]
+    public void The_overview_shows_every_target_with_its_latest_state_per_profile_on_main()
+    {
+        var b = site.Browser;
+        b.Open(site.Url("/"));
+        var table = b.WaitFor("article.card[data-project='demo'] table.targets");
+        var headers = table.FindElements(By.CssSelector("thead th")).Select(th => th.Text).ToList();
+        Assert.Equal(["Suite", "Target", "i7-4790k", "ryzen-9950x"], headers);
+        string[] Cells(string target) => table.FindElements(By.CssSelector($"tbody tr[data-target='{target}'] td")).Select(td => td.Text).ToArray();
+        var lookups = Cells("lookups under 1 µs");
+        Assert.Equal("maps", lookups[0]);
+        Assert.StartsWith("Pass", lookups[2]);
+        Assert.StartsWith("Fail", lookups[3]);
+        var startup = Cells("startup under 100 ms");
+        Assert.StartsWith("NotMeasured", startup[2]);
+        Assert.Equal("–", startup[3]);
+        // A pull request's run does not change main's targets: the PR head's targets are not in this table.
+        Assert.Empty(table.FindElements(By.CssSelector("tbody tr[data-target='writes under 20 µs']")));
+        Assert.Empty(b.Errors());
+        b.Screenshot("overview-targets");
+    }
+
+    [Fact]
     public async Task Compare_shows_every_benchmark_of_the_two_commits()
     {
         var b = site.Browser;

@@ -23,6 +23,11 @@ public static class AgentCommand
         var cpus = new Option<string?>("--cpus") { Description = "Pin harnesses to these CPUs with taskset, e.g. 2-3" };
         var profiles = new Option<string?>("--profiles") { Description = "profiles.json (default: deploy/profiles.json above the current folder)" };
         var hostLock = new Option<string?>("--host-lock") { Description = "Lock file shared by the agents of one machine: one suite at a time across them" };
+        var hostSlots = new Option<int>("--host-slots")
+        {
+            Description = "With --host-lock: suites that may run at once on this host, each pinned to its own CPU (slot k on CPU k)",
+            DefaultValueFactory = _ => 1,
+        };
         var tokenFile = new Option<string?>("--token-file")
         {
             Description = "Read the token from this file (mode 600, the agent's user only): the safe way, nothing a harness can see",
@@ -35,7 +40,7 @@ public static class AgentCommand
             AllowMultipleArgumentsPerToken = false,
         };
         var command = new Command("agent", "Run the benchmark agent")
-            { server, token, tokenFile, profile, workdir, name, once, wait, cpus, profiles, hostLock, runAs, sandbox, passEnv };
+            { server, token, tokenFile, profile, workdir, name, once, wait, cpus, profiles, hostLock, hostSlots, runAs, sandbox, passEnv };
         command.SetAction(async (parseResult, ct) =>
         {
             var error = parseResult.InvocationConfiguration.Error;
@@ -78,6 +83,7 @@ public static class AgentCommand
                 Cpus = parseResult.GetValue(cpus),
                 ProfilesFile = parseResult.GetValue(profiles),
                 HostLock = parseResult.GetValue(hostLock),
+                HostSlots = Math.Clamp(parseResult.GetValue(hostSlots), 1, Environment.ProcessorCount),
                 Isolation = isolation,
             };
             var passed = new Dictionary<string, string?>(options.HarnessEnvironment);

@@ -1,13 +1,19 @@
 using System.Diagnostics;
+using System.Globalization;
 
 namespace PerfService.Agents.Demo;
 
-/// <summary>The demo's agents: one real agent process per profile, each logging to its own file.</summary>
+/// <summary>
+/// The demo's agents: one real agent process per profile, each logging to its own file. They share a host lock with
+/// one slot per CPU (at most two), so on a 2-core machine two suites run at once, each pinned to its own core.
+/// </summary>
 public sealed class DemoAgents(string server, string token, string workdir) : IAsyncDisposable
 {
     private readonly List<Process> _processes = [];
 
     public IReadOnlyList<string> LogFiles { get; private set; } = [];
+
+    public static int Slots => Math.Clamp(Environment.ProcessorCount, 1, 2);
 
     public void Start(IReadOnlyList<string> profiles)
     {
@@ -23,7 +29,10 @@ public sealed class DemoAgents(string server, string token, string workdir) : IA
             var info = new ProcessStartInfo(singleFile ? Environment.ProcessPath! : "dotnet")
             {
                 ArgumentList = { "agent", "--server", server, "--profile", profile, "--workdir", dir, "--name", $"demo-{profile}",
-                                 "--host-lock", Path.Combine(workdir, "agents", "host.lock") },
+                                 "--host-lock", Path.Combine(workdir, "agents", "host.lock"), "--host-slots", Slots.ToString(CultureInfo.InvariantCulture),
+                                 // The PostgreSQL-backed benchmarks use the demo's private cluster (./perf demo sets it); the
+                                 // .NET 8/9 runtimes are in the private root install-toolchains.sh filled, not in the harness's HOME.
+                                 "--pass-env", "PERF_BENCH_PG", "--pass-env", "PERF_DOTNET_ROOT" },
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,
                 UseShellExecute = false,

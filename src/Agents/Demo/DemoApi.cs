@@ -10,10 +10,10 @@ public sealed class DemoApi(HttpClient http)
     /// The demo's three agents simulate their profiles on this one host, so every run they post is flagged as a profile
     /// mismatch; the project opts in to such runs, or its baselines and change-point series would stay empty.
     /// </remarks>
-    public async Task CreateProjectAsync(string slug, string repositoryUrl, CancellationToken ct)
+    public async Task CreateProjectAsync(string slug, string repositoryUrl, int roundBudget, CancellationToken ct)
     {
         var response = await http.PostAsJsonAsync("api/v1/projects",
-            new { slug, name = "PerfService demo", repositoryUrl, defaultBranch = "main", includeProfileMismatch = true }, ct);
+            new { slug, name = "PerfService demo", repositoryUrl, defaultBranch = "main", includeProfileMismatch = true, roundBudget }, ct);
         if (response.StatusCode != System.Net.HttpStatusCode.Conflict) await Ensure(response, ct);
     }
 

@@ -18,12 +18,14 @@ public static class DemoCommand
         var agentToken = new Option<string>("--agent-token") { Required = true };
         var benches = new Option<string>("--benches") { Required = true, Description = "The benches/ folder to build the demo repository from" };
         var workdir = new Option<string>("--workdir") { Required = true };
-        var full = new Option<bool>("--full") { Description = "Also run the Rust and BenchmarkDotNet suites (slower)" };
+        var full = new Option<bool>("--full") { Description = "Also run the Rust, BenchmarkDotNet and full Go suites on the final commit (slower)" };
         var check = new Option<bool>("--check") { Description = "Exit after checking the results (CI) instead of waiting for Ctrl-C" };
         var command = new Command("demo-run", "Run the demo scenario against a running service") { server, adminToken, agentToken, benches, workdir, full, check };
         command.SetAction(async (parseResult, ct) =>
         {
             var output = parseResult.InvocationConfiguration.Output;
+            var timeline = new DemoTimeline(DemoTimeline.StartFromEnvironment(), output);
+            timeline.Mark("service ready");
             var scenario = new DemoScenario(parseResult.GetValue(full));
             var url = parseResult.GetValue(server)!;
             var dir = Path.GetFullPath(parseResult.GetValue(workdir)!);
@@ -34,31 +36,33 @@ public static class DemoCommand
             var repo = new DemoRepository(new ProcessRunner(), Path.Combine(dir, "repo"), output.WriteLine);
             var history = await repo.CreateAsync(Path.GetFullPath(parseResult.GetValue(benches)!), scenario, ct);
 
-            output.WriteLine("==> queueing jobs as the webhooks would (push to main, then the pull request)");
-            await api.CreateProjectAsync(DemoScenario.Project, repo.Path, ct);
+            output.WriteLine("==> queueing jobs as the webhooks would: the pushes to main (short history jobs first, then the final commit's suites)");
+            await api.CreateProjectAsync(DemoScenario.Project, repo.Path, scenario.RoundBudget, ct);
             foreach (var (sha, _) in history.Main)
                 await api.QueueAsync(new { project = DemoScenario.Project, commit = sha, branch = "main", suites = scenario.HistorySuites, quick = true }, ct);
-            await api.QueueAsync(new { project = DemoScenario.Project, commit = history.Final, branch = "main", suites = scenario.FinalSuites, quick = true }, ct);
-            await api.QueueAsync(new
-            {
-                project = DemoScenario.Project, commit = history.PullRequestHead, baseCommit = history.Final, branch = "feature/projections",
-                pullRequest = DemoScenario.PullRequest, suites = scenario.PullRequestSuites, quick = true, rounds = 3,
-            }, ct);
+            foreach (var job in scenario.FinalJobs)
+                await api.QueueAsync(new { project = DemoScenario.Project, commit = history.Final, branch = "main", suites = job.Suites, profiles = new[] { job.Profile }, quick = job.Quick }, ct);
 
-            output.WriteLine($"==> starting {scenario.Profiles.Count} agents ({string.Join(", ", scenario.Profiles)}); logs in {dir}");
+            output.WriteLine($"==> starting {scenario.Profiles.Count} agents ({string.Join(", ", scenario.Profiles)}), {DemoAgents.Slots} suite(s) at a time " +
+                             $"each pinned to its own CPU; logs in {dir}");
             await using var agents = new DemoAgents(url, parseResult.GetValue(agentToken)!, dir);
             agents.Start(scenario.Profiles);
-            await new DemoProgress(api, output).WaitForJobsAsync(agents, TimeSpan.FromMinutes(scenario.Full ? 60 : 30), ct);
+            var summary = new DemoSummary(api, scenario, history, url, output);
+            var phases = new DemoPhases(api, scenario, history, timeline, () => summary.PlantedTrendUrlAsync(ct));
+            await new DemoProgress(api, output).WaitForJobsAsync(agents, TimeSpan.FromMinutes(scenario.Full ? 40 : 25), phases.OnPollAsync, ct);
+            timeline.Mark("all jobs done");
 
             output.WriteLine("==> checking what PerfService found");
             var ok = await new DemoChecks(api, scenario, history, output).RunAsync(ct);
+            timeline.Mark(ok ? "checks passed" : "checks done (some FAILED)");
+
             output.WriteLine();
-            output.WriteLine($"Dashboard:      {url}/");
-            output.WriteLine($"Trend (planted): {url}/explorer.html?project={DemoScenario.Project}&q={Uri.EscapeDataString(scenario.MainSlowedBenchmark)}");
-            output.WriteLine($"Pull request:   {url}/pr.html?project={DemoScenario.Project}&pr={DemoScenario.PullRequest}");
-            output.WriteLine($"Alerts:         {url}/alerts.html?project={DemoScenario.Project}");
-            output.WriteLine($"Agents & jobs:  {url}/agents.html");
-            output.WriteLine($"API:            {url}/openapi/v1.json");
+            output.WriteLine("==> summary");
+            await summary.PrintNoiseAsync(ct);
+            output.WriteLine("  where to click:");
+            summary.PrintLinks(await summary.PlantedTrendUrlAsync(ct));
+            output.WriteLine("  how long (since ./perf demo started):");
+            summary.PrintTimings(timeline);
             if (parseResult.GetValue(check)) return ok ? 0 : 1;
 
             output.WriteLine();

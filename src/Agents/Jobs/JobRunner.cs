@@ -145,12 +145,12 @@ public sealed class JobRunner(
             log.Note($"warning: load average {load:0.00} on {identity.Machine.LogicalCores} CPUs: something else is running; results may be noisy");
         var environment = new Dictionary<string, string?>(workspace.Environment);
         foreach (var (key, value) in options.HarnessEnvironment) environment[key] = value;
-        var run = new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), environment, options.Cpus, Scratch(job), log.Output)
+        using var hostLock = options.HostLock is null ? null : await HostLock.AcquireAsync(options.HostLock, options.HostSlots, log.Note, ct);
+        var run = new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), environment, options.Cpus ?? hostLock?.Cpu, Scratch(job), log.Output)
         {
             Isolation = options.Isolation,
             Writable = [.. workspace.Writable, Scratch(job)],
         };
-        using var hostLock = options.HostLock is null ? null : await HostLock.AcquireAsync(options.HostLock, log.Note, ct);
         var started = clock.GetUtcNow();
         SuiteOutput output;
         try

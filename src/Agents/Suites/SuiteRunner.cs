@@ -18,7 +18,8 @@ public abstract class SuiteRunner(ProcessRunner processes) : ISuiteRunner
     public async Task<SuiteOutput> RunAsync(SuiteRun run, CancellationToken ct)
     {
         Prepare(run);
-        foreach (var extra in run.Suite.Outputs) File.Delete(ExtraPath(run, extra));
+        // A fresh checkout has no folder for them yet (File.Delete throws on a missing folder, not on a missing file).
+        foreach (var extra in run.Suite.Outputs.Select(e => ExtraPath(run, e)).Where(File.Exists)) File.Delete(extra);
         var command = Command(run);
         // The suite's own variables (perf.json "env", e.g. a PERF_SLOWDOWN a commit planted) win over the agent's.
         var environment = new Dictionary<string, string?>(run.Environment);

@@ -12,8 +12,16 @@ public sealed record LatestRunDto(long RunId, string Profile, string Suite, stri
 
 public sealed record FailedTargetDto(long RunId, string Profile, string Name, double? Actual, double? Limit, string? Detail);
 
+/// <summary>A target's state in the latest default-branch run of its suite on one profile.</summary>
+public sealed record TargetStateDto(string Name, string Suite, string Profile, string Outcome, double? Actual, double? Limit, string? Detail,
+    long RunId, string Commit);
+
 public sealed record OverviewDto(ProjectSummaryDto Project, IReadOnlyList<LatestRunDto> LatestRuns, int OpenAlerts,
-    int AcknowledgedAlerts, IReadOnlyList<FailedTargetDto> FailedTargets, IReadOnlyList<string> Branches);
+    int AcknowledgedAlerts, IReadOnlyList<FailedTargetDto> FailedTargets, IReadOnlyList<string> Branches)
+{
+    /// <summary>Every target with its state per profile, from the default branch's latest run of its suite there.</summary>
+    public IReadOnlyList<TargetStateDto> Targets { get; init; } = [];
+}
 
 public sealed record BenchmarkItemDto(long Id, string Key, string Name, string Suite, IReadOnlyDictionary<string, string> Parameters,
     string? Job, IReadOnlyList<MeasureDto> Measures);

@@ -20,7 +20,7 @@ internal static class OverviewEndpoint
         var project = await db.FindProjectAsync(user, slug, ct);
         if (project is null) return Problems.ProjectNotFound(slug);
 
-        var latest = await LatestRunsAsync(dataSource, project.Id, ct);
+        var latest = await LatestRunsAsync(dataSource, project.Id, null, ct);
         var runIds = latest.Select(r => r.RunId).ToList();
         var failed = await db.TargetResults.AsNoTracking()
             .Where(t => runIds.Contains(t.RunId) && t.Outcome == TargetOutcomeKind.Fail)
@@ -38,16 +38,32 @@ internal static class OverviewEndpoint
             alerts.Where(a => a.State == AlertState.Active).Sum(a => a.Count),
             alerts.Where(a => a.State == AlertState.Acknowledged).Sum(a => a.Count),
             failed.Select(t => new FailedTargetDto(t.RunId, profileOf[t.RunId], t.Name, t.Actual, t.Limit, t.Detail)).ToList(),
-            branches));
+            branches) { Targets = await TargetStatesAsync(db, dataSource, project, ct) });
     }
 
-    private static async Task<List<LatestRunDto>> LatestRunsAsync(NpgsqlDataSource dataSource, long projectId, CancellationToken ct)
+    /// <summary>Targets as the default branch stands: a pull request's run does not change what main's page shows.</summary>
+    private static async Task<List<TargetStateDto>> TargetStatesAsync(PerfDbContext db, NpgsqlDataSource dataSource, VisibleProject project, CancellationToken ct)
+    {
+        var mainBranch = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id && b.Name == project.DefaultBranch)
+            .Select(b => (long?)b.Id).FirstOrDefaultAsync(ct);
+        if (mainBranch is null) return [];
+        var runs = (await LatestRunsAsync(dataSource, project.Id, mainBranch, ct)).ToDictionary(r => r.RunId);
+        var runIds = runs.Keys.ToList();
+        var results = await db.TargetResults.AsNoTracking().Where(t => runIds.Contains(t.RunId))
+            .Select(t => new { t.RunId, t.Name, t.Outcome, t.Actual, t.Limit, t.Detail }).ToListAsync(ct);
+        return results.Select(t => new TargetStateDto(t.Name, runs[t.RunId].Suite, runs[t.RunId].Profile, t.Outcome.ToString(), t.Actual, t.Limit, t.Detail,
+                t.RunId, runs[t.RunId].Commit))
+            .OrderBy(t => t.Suite, StringComparer.Ordinal).ThenBy(t => t.Name, StringComparer.Ordinal).ThenBy(t => t.Profile, StringComparer.Ordinal).ToList();
+    }
+
+    /// <param name="branchId">Only runs of this branch (pull-request runs excluded); null: every head run.</param>
+    private static async Task<List<LatestRunDto>> LatestRunsAsync(NpgsqlDataSource dataSource, long projectId, long? branchId, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand("""
             WITH recent AS (
                 SELECT id, profile_id, suite_id, commit_id, branch_id, pull_request, created_at
                 FROM runs
-                WHERE project_id = $1 AND role = 'head'
+                WHERE project_id = $1 AND role = 'head' AND ($3::bigint IS NULL OR (branch_id = $3 AND pull_request IS NULL))
                 ORDER BY created_at DESC, id DESC
                 LIMIT $2
             ), latest AS (
@@ -67,6 +83,7 @@ internal static class OverviewEndpoint
             """);
         cmd.Parameters.Add(new() { Value = projectId });
         cmd.Parameters.Add(new() { Value = RecentRuns });
+        cmd.Parameters.Add(new() { Value = (object?)branchId ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Bigint });
         var rows = new List<LatestRunDto>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
         while (await reader.ReadAsync(ct))

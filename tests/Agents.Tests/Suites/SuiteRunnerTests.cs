@@ -143,6 +143,23 @@ public sealed class SuiteRunnerTests : IDisposable
     }
 
     [Fact]
+    public async Task Declared_extra_outputs_in_a_folder_a_fresh_checkout_lacks_are_no_error()
+    {
+        _tools.Add("go", """
+            mkdir -p target/perf
+            printf '{"results":[{"benchmark":"memory/per_fiber","unit":"B","value":%s}]}' 2048 > target/perf/fiber_memory.json
+            echo 'BenchmarkX-2 1 100 ns/op'
+            """);
+        var run = Run(Harness.Gobench);
+        run = run with { Suite = run.Suite with { Outputs = ["target/perf/fiber_memory.json"] } };
+        Assert.False(Directory.Exists(Path.Combine(run.Folder, "target")));
+
+        var output = await _runners.For(Harness.Gobench).RunAsync(run, CancellationToken.None);
+
+        Assert.Contains("outputs/target/perf/fiber_memory.json", output.Files.Select(f => f.Path));
+    }
+
+    [Fact]
     public async Task Declared_extra_outputs_ride_along_and_are_parsed_by_content()
     {
         var fixture = TestPaths.Fixture("gobench", "gab-fiber-multipackage-MBps.txt");

@@ -1,4 +1,5 @@
-// Projects overview: every visible project with its latest run per profile and suite, open alerts and missed targets.
+// Projects overview: every visible project with its latest run per profile and suite, open alerts, missed targets and
+// every target's latest state per profile on the default branch.
 import { api } from '../api.js';
 import { el, $, clear, showError, shortSha, timeAgo, fmtNumber, badge, outcomeKinds } from '../dom.js';
 import { initLayout } from '../layout.js';
@@ -20,7 +21,7 @@ try {
 function projectCard(project) {
   const body = el('div', { class: 'card-body' }, el('p', { class: 'muted' }, 'Loading…'));
   const explore = `explorer.html?${new URLSearchParams({ project: project.slug })}`;
-  const card = el('article', { class: 'card', dataset: { project: project.slug } },
+  const card = el('article', { class: 'card project-card', dataset: { project: project.slug } },
     el('header', {},
       el('h2', {}, el('a', { href: explore }, project.name)),
       project.isPublic ? null : badge('private', { private: 'warn' }),
@@ -54,5 +55,39 @@ function overviewBody(o) {
     badge('Fail', outcomeKinds), ' ', el('a', { href: `run.html?id=${t.runId}` }, t.name),
     el('span', { class: 'muted' }, ` on ${t.profile}: ${fmtNumber(t.actual)} vs limit ${fmtNumber(t.limit)}`)))) : null;
 
-  return [stats, el('h3', {}, 'Latest runs'), runs, failed ? el('h3', {}, 'Failed targets') : null, failed];
+  return [stats, el('h3', {}, 'Latest runs'), runs, failed ? el('h3', {}, 'Failed targets') : null, failed,
+    el('h3', {}, `Targets on ${o.project.defaultBranch}`), targetTable(o.targets ?? [])];
+}
+
+/** One row per suite and target, one column per profile: the state in that profile's latest run of the suite. A target
+ * matching several benchmarks is stored once per benchmark ("name [key]"): its cell shows the worst of them. */
+function targetTable(targets) {
+  if (!targets.length) return el('p', { class: 'muted' }, 'No targets evaluated yet (declare them in perf.json).');
+  const profiles = [...new Set(targets.map((t) => t.profile))].sort();
+  const rows = new Map();
+  for (const t of targets) {
+    // The key itself may hold brackets ("Name [Quick-net8.0]"): the target's own name ends at the first " [".
+    const name = t.name.includes(' [') ? t.name.slice(0, t.name.indexOf(' [')) : t.name;
+    const key = `${t.suite}\u0000${name}`;
+    if (!rows.has(key)) rows.set(key, { suite: t.suite, name, byProfile: new Map() });
+    const cell = rows.get(key).byProfile;
+    cell.set(t.profile, [...(cell.get(t.profile) ?? []), t]);
+  }
+  const cell = (list) => {
+    if (!list) return el('td', { class: 'muted' }, '–');
+    const worst = [...list].sort((a, b) => severity(b) - severity(a))[0];
+    const figures = worst.actual == null ? '' : ` ${fmtNumber(worst.actual)}${worst.limit == null ? '' : ` / ${fmtNumber(worst.limit)}`}`;
+    const more = list.filter((t) => t.outcome !== 'NotMeasured').length > 1 ? ` (worst of ${list.length})` : '';
+    return el('td', { class: 'target-state', title: list.map((t) => `${t.name}: ${t.outcome}${t.detail ? ` (${t.detail})` : ''}`).join('\n') },
+      el('a', { href: `run.html?id=${worst.runId}` }, badge(worst.outcome, outcomeKinds)), el('span', { class: 'muted' }, figures + more));
+  };
+  return el('div', { class: 'table-scroll' }, el('table', { class: 'data compact targets' },
+    el('thead', {}, el('tr', {}, ['Suite', 'Target', ...profiles].map((h) => el('th', { scope: 'col' }, h)))),
+    el('tbody', {}, [...rows.values()].map((r) => el('tr', { dataset: { target: r.name } },
+      el('td', {}, r.suite), el('td', {}, r.name), profiles.map((p) => cell(r.byProfile.get(p))))))));
+}
+
+/** Fail first, then at risk, pass, and not measured: a measured state beats a benchmark that did not run. */
+function severity(t) {
+  return { Fail: 3, AtRisk: 2, Pass: 1 }[t.outcome] ?? 0;
 }

@@ -1,0 +1,78 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
+
+namespace PerfService.Agents.Demo;
+
+/// <summary>
+/// The end of the demo on the console: the planted changes measured against this machine's noise, where to click
+/// (every link opens on something to look at), and how long each phase took.
+/// </summary>
+public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoRepository.History history, string url, TextWriter output)
+{
+    /// <summary>The explorer on the planted benchmarks' charts (main, time); the change point's alert is marked on them.</summary>
+    public async Task<string> PlantedTrendUrlAsync(CancellationToken ct)
+    {
+        var ids = await PlantedBenchmarksAsync(ct);
+        var query = $"project={DemoScenario.Project}&q={Uri.EscapeDataString(scenario.MainSlowedBenchmark)}&b={string.Join(",", ids.Select(b => b.Id))}&measure=time&branch=main";
+        return $"{url}/explorer.html?{query}";
+    }
+
+    public async Task PrintNoiseAsync(CancellationToken ct)
+    {
+        var plantedFrom = history.Main.Skip(scenario.PlantedAt).Select(c => c.Sha).Append(history.Final).ToHashSet(StringComparer.Ordinal);
+        var before = history.Main.Take(scenario.PlantedAt).Select(c => c.Sha).ToHashSet(StringComparer.Ordinal);
+        var planted = scenario.MainSlowdownPercent / 100.0;
+        output.WriteLine($"  planted +{scenario.MainSlowdownPercent}% on main, measured (median after / before the planting commit; noise: spread of the {before.Count} runs before it):");
+        var measured = new List<DemoNoise>();
+        foreach (var (id, key) in await PlantedBenchmarksAsync(ct))
+        {
+            var series = await api.GetAsync($"api/v1/projects/{DemoScenario.Project}/series?benchmark={id}&measure=time&branch=main&limit=10000", ct);
+            foreach (var line in series?["lines"] as JsonArray ?? [])
+            {
+                var points = (line!["points"] as JsonArray ?? []).Select(p => ((string?)p!["commit"], (double?)p["value"])).Where(p => p.Item2 > 0).ToList();
+                var noise = DemoNoise.Measure(points.Where(p => before.Contains(p.Item1!)).Select(p => p.Item2!.Value).ToList(),
+                    points.Where(p => plantedFrom.Contains(p.Item1!)).Select(p => p.Item2!.Value).ToList());
+                if (noise is null) continue;
+                measured.Add(noise);
+                output.WriteLine($"    {key,-40} {(string?)line["profile"],-12} step {Pct(noise.Step),7}  noise ±{noise.Noise * 100:0.0}%  resolvable from {noise.Before}+{noise.After} points ≥ {noise.Resolvable * 100:0}%");
+            }
+        }
+        output.WriteLine($"  machine load average (1, 5, 15 min) now: {LoadAverage()} on {Environment.ProcessorCount} CPUs");
+        var unreliable = measured.Where(n => !n.Reliable(planted)).ToList();
+        if (unreliable.Count > 0)
+            output.WriteLine($"  note: on {unreliable.Count} of {measured.Count} series this machine's run-to-run noise (±{unreliable.Min(n => n.Noise) * 100:0}% to " +
+                             $"±{unreliable.Max(n => n.Noise) * 100:0}%) makes a {scenario.MainSlowdownPercent}% change unreliable to find: these points resolve only " +
+                             $"≥ {unreliable.Min(n => n.Resolvable) * 100:0}%. A quiet, dedicated benchmark machine has a fraction of this noise.");
+    }
+
+    public void PrintLinks(string trendUrl)
+    {
+        output.WriteLine($"  Dashboard (targets per profile): {url}/");
+        output.WriteLine($"  Trend (planted):  {trendUrl}");
+        output.WriteLine($"  Pull request:     {url}/pr.html?project={DemoScenario.Project}&pr={DemoScenario.PullRequest}");
+        output.WriteLine($"  Alerts:           {url}/alerts.html?project={DemoScenario.Project}");
+        output.WriteLine($"  Agents & jobs:    {url}/agents.html");
+        output.WriteLine($"  API:              {url}/api.html");
+    }
+
+    public void PrintTimings(DemoTimeline timeline)
+    {
+        foreach (var (phase, at) in timeline.Marks)
+            output.WriteLine($"  +{DemoTimeline.Format(at),-8} {phase}");
+    }
+
+    private async Task<List<(long Id, string Key)>> PlantedBenchmarksAsync(CancellationToken ct)
+    {
+        var items = await api.GetArrayAsync($"api/v1/projects/{DemoScenario.Project}/benchmarks?q={Uri.EscapeDataString(scenario.MainSlowedBenchmark)}&suite=eventstore&limit=50", ct);
+        return items.Select(b => ((long)b!["id"]!, (string)b["key"]!))
+            .Where(b => !b.Item2.Contains("Postgres", StringComparison.Ordinal)).OrderBy(b => b.Item2, StringComparer.Ordinal).ToList();
+    }
+
+    private static string LoadAverage()
+    {
+        try { return string.Join(", ", File.ReadAllText("/proc/loadavg").Split(' ').Take(3)); }
+        catch (IOException) { return "unknown"; }
+    }
+
+    private static string Pct(double v) => v.ToString("+0.0%;-0.0%", CultureInfo.InvariantCulture);
+}
