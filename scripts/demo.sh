@@ -38,11 +38,7 @@ scripts/pg.sh start
 
 step 2 "a fresh demo database"
 DB="$(scripts/pg.sh url perf_demo)"
-PGPORT="$(cat .perf/pg/port)"
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-PSQL="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)/psql"
-as_pg "$PSQL" -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -qc "DROP DATABASE IF EXISTS perf_demo WITH (FORCE)" >/dev/null
-as_pg "$PSQL" -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -qc "CREATE DATABASE perf_demo" >/dev/null
+scripts/pg.sh createdb perf_demo
 rm -rf "$DEMO"; mkdir -p "$DEMO"
 
 step 3 "building the service, the migrations and the agent (Release)"
