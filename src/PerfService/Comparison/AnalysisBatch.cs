@@ -95,7 +95,7 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
                 continue;
             }
             var mine = own.Where(r => !r.Result.Failed).Select(r => new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId,
-                run.ProfileId, run.BranchId!.Value, r.Result.Direction == Direction.LowerIsBetter, $"{r.Result.Name} {r.Result.Measure} on {profile}")).ToList();
+                run.ProfileId, run.BranchId!.Value, r.Result.Direction == Direction.LowerIsBetter, $"{r.Result.Key} {r.Result.Measure} on {profile}")).ToList();
             series.AddRange(mine);
             analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, mine.Count, "analysed"));
         }

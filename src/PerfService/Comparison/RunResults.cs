@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Results;
 using PerfService.Data;
@@ -17,12 +18,14 @@ public static class RunResults
             join b in db.Benchmarks on r.BenchmarkId equals b.Id
             join m in db.Measures on r.MeasureId equals m.Id
             where runIds.Contains(r.RunId)
-            select new { r.Id, r.RunId, r.BenchmarkId, r.MeasureId, b.Key, b.Name, b.Job, m, r.Value, r.Median, r.Samples, r.Error, r.SampleCount }).ToListAsync(ct);
+            select new { r.Id, r.RunId, r.BenchmarkId, r.MeasureId, b.Key, b.Name, b.Parameters, b.Job, m, r.Value, r.Median, r.Samples, r.Error, r.SampleCount }).ToListAsync(ct);
         return rows.Select(x => new StoredResult(x.Id, x.RunId, x.BenchmarkId, x.MeasureId, new BenchmarkResult
         {
-            // The stored key already encodes parameters and job; the engine matches on Key.
-            Name = x.Key,
-            Job = null,
+            // The engine needs the identity's parts, not only the key: targets pair each benchmark with the baseline
+            // of its own job (a runtime: "Quick-net8.0"), and match patterns on the name too.
+            Name = x.Name,
+            Parameters = ParametersOf(x.Parameters),
+            Job = x.Job,
             Measure = x.m.Name,
             Unit = x.m.Unit,
             Direction = x.m.Direction,
@@ -30,6 +33,16 @@ public static class RunResults
             Summary = new Summary { Median = x.Median, N = x.SampleCount },
             Samples = x.Samples,
             Error = x.Error,
-        })).ToList();
+        // A key stored in an older layout than BenchmarkKey's today keeps the engine on the key alone.
+        } is var result && result.Key == x.Key ? result : result with { Name = x.Key, Parameters = [], Job = null })).ToList();
+    }
+
+    /// <summary>The stored parameters object (<c>{"N":"1000"}</c>, in the harness's order) as the engine's pairs.</summary>
+    private static List<KeyValuePair<string, string>> ParametersOf(string json)
+    {
+        using var doc = JsonDocument.Parse(json);
+        return doc.RootElement.EnumerateObject()
+            .Select(p => new KeyValuePair<string, string>(p.Name, p.Value.ValueKind == JsonValueKind.String ? p.Value.GetString()! : p.Value.GetRawText()))
+            .ToList();
     }
 }

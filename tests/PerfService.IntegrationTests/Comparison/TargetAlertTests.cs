@@ -49,6 +49,32 @@ public class TargetAlertTests(PerfServiceApp app) : IClassFixture<PerfServiceApp
         Assert.Single(await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.Target).ToListAsync()));
     }
 
+    [Fact]
+    public async Task A_relative_target_pairs_each_runtimes_benchmark_with_the_baseline_of_its_own_runtime()
+    {
+        // Rivulet's shape: one suite run on .NET 10 and .NET 8, the job naming the runtime. Stored results must keep
+        // their job, or every baseline ties ("ambiguous baseline") and no runtime's target is judged.
+        await app.CreateProjectAsync("target-runtimes");
+        var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
+        var meta = new RunMetadata { Project = "target-runtimes", Commit = "cd000001", Branch = "main", Profile = "m1-pro", Suite = "pipeline", Targets = [Overhead] };
+        var file = System.Text.Encoding.UTF8.GetBytes(System.Text.Json.JsonSerializer.Serialize(new
+        {
+            results = new[] { ("Quick", 100.0, 105.0), ("Quick-net8.0", 200.0, 260.0) }.SelectMany(j => new[]
+            {
+                new { benchmark = "Pipeline.NoFeatures", job = j.Item1, unit = "ns", samples = Generic.Around(j.Item2, 0.005, 10, seed: 3) },
+                new { benchmark = "Pipeline.WithFeatures", job = j.Item1, unit = "ns", samples = Generic.Around(j.Item3, 0.005, 10, seed: 5) },
+            }),
+        }));
+        Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", file))).StatusCode);
+
+        var results = await Generic.EventuallyAsync(
+            () => app.WithDbAsync(db => db.TargetResults.Where(t => db.Runs.Any(r => r.Id == t.RunId && db.Projects.Any(p => p.Id == r.ProjectId && p.Slug == "target-runtimes")))
+                .OrderBy(t => t.Actual).ToListAsync()), r => r.Count >= 2);
+        Assert.DoesNotContain(results, r => r.Detail != null && r.Detail.Contains("ambiguous", StringComparison.Ordinal));
+        Assert.Equal([TargetOutcomeKind.Pass, TargetOutcomeKind.Fail], results.Select(r => r.Outcome));
+        Assert.Equal([1.05, 1.3], results.Select(r => Math.Round(r.Actual!.Value, 2)));
+    }
+
     private static async Task Post(HttpClient client, string commit, double withFeatures)
     {
         var meta = new RunMetadata { Project = "target-alerts", Commit = commit, Branch = "main", Profile = "m1-pro", Suite = "pipeline", Targets = [Overhead] };
