@@ -1,19 +1,21 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
 using PerfService.Data;
 
 namespace PerfService.Background;
 
 /// <summary>
-/// Deletes raw uploads older than <c>Retention:ArtifactDays</c> (default 90). Results and samples stay: they are what
-/// history and comparisons read; the raw files only matter for re-parsing recent runs.
+/// Deletes raw uploads older than <see cref="RetentionOptions.ArtifactDays"/> (default 90). Results stay (samples are
+/// summarised later by <see cref="SampleRetentionJob"/>): they are what history and comparisons read; the raw files
+/// only matter for re-parsing recent runs.
 /// </summary>
 [DisableConcurrentExecution(timeoutInSeconds: 600)]
-public sealed class ArtifactRetentionJob(PerfDbContext db, IConfiguration configuration, ILogger<ArtifactRetentionJob> logger)
+public sealed class ArtifactRetentionJob(PerfDbContext db, IOptions<RetentionOptions> options, ILogger<ArtifactRetentionJob> logger)
 {
     public async Task RunAsync(CancellationToken ct)
     {
-        var days = configuration.GetValue("Retention:ArtifactDays", 90);
+        var days = options.Value.ArtifactDays;
         if (days <= 0) return;
         var cutoff = DateTimeOffset.UtcNow.AddDays(-days);
         var deleted = await db.Artifacts.Where(a => a.CreatedAt < cutoff).ExecuteDeleteAsync(ct);

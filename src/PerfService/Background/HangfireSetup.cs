@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Hangfire;
 using Hangfire.PostgreSql;
 using PerfService.AgentJobs;
@@ -35,7 +36,10 @@ public static class HangfireSetup
         builder.Services.AddSingleton<JobActivator>(sp => new Hangfire.AspNetCore.AspNetCoreJobActivator(sp.GetRequiredService<IServiceScopeFactory>()));
         builder.Services.AddHostedService<HangfireServerHost>();
         builder.Services.AddTransient<LeaseSweepJob>();
+        builder.Services.AddOptions<RetentionOptions>().BindConfiguration(RetentionOptions.Section).ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddScoped<ArtifactRetentionJob>();
+        builder.Services.AddScoped<SampleRetentionJob>();
+        builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.AddScoped<ScheduledBaselineJob>();
         builder.Services.AddHostedService<RecurringJobsRegistrar>();
         return builder;
