@@ -132,19 +132,7 @@ public class LargeRunIngestTests(PerfServiceApp app) : IClassFixture<PerfService
         return output.ToArray();
     }
 
-    private async Task ExecAsync(string sql)
-    {
-        await using var conn = new NpgsqlConnection(app.Database.ConnectionString);
-        await conn.OpenAsync();
-        await using var cmd = new NpgsqlCommand(sql, conn);
-        await cmd.ExecuteNonQueryAsync();
-    }
+    private Task ExecAsync(string sql) => app.Database.ExecAsync(sql);
 
-    private async Task<T> ScalarAsync<T>(string sql)
-    {
-        await using var conn = new NpgsqlConnection(app.Database.ConnectionString);
-        await conn.OpenAsync();
-        await using var cmd = new NpgsqlCommand(sql, conn);
-        return (T)(await cmd.ExecuteScalarAsync())!;
-    }
+    private Task<T> ScalarAsync<T>(string sql) => app.Database.ScalarAsync<T>(sql);
 }

@@ -1,7 +1,6 @@
 using System.Net.Http.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using Npgsql;
 using PerfService.Auth;
 using PerfService.Background;
 using PerfService.Core.Contracts;
@@ -77,19 +76,7 @@ public class SampleRetentionTests(SampleRetentionTests.App app) : IClassFixture<
         return await scope.ServiceProvider.GetRequiredService<SampleRetentionJob>().RunAsync(CancellationToken.None);
     }
 
-    private async Task ExecAsync(string sql)
-    {
-        await using var conn = new NpgsqlConnection(app.Database.ConnectionString);
-        await conn.OpenAsync();
-        await using var cmd = new NpgsqlCommand(sql, conn);
-        await cmd.ExecuteNonQueryAsync();
-    }
+    private Task ExecAsync(string sql) => app.Database.ExecAsync(sql);
 
-    private async Task<T> ScalarAsync<T>(string sql)
-    {
-        await using var conn = new NpgsqlConnection(app.Database.ConnectionString);
-        await conn.OpenAsync();
-        await using var cmd = new NpgsqlCommand(sql, conn);
-        return (T)(await cmd.ExecuteScalarAsync())!;
-    }
+    private Task<T> ScalarAsync<T>(string sql) => app.Database.ScalarAsync<T>(sql);
 }
