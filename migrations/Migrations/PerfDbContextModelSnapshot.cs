@@ -1120,9 +1120,6 @@ namespace PerfService.Migrations.Migrations
                     b.HasKey("Id")
                         .HasName("pk_results");
 
-                    b.HasIndex("MeasureId")
-                        .HasDatabaseName("ix_results_measure_id");
-
                     b.HasIndex("RunId", "BenchmarkId", "MeasureId")
                         .IsUnique()
                         .HasDatabaseName("ix_results_run_id_benchmark_id_measure_id");
@@ -1231,6 +1228,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("integer")
                         .HasColumnName("round");
 
+                    b.Property<DateTimeOffset?>("SamplesSummarisedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("samples_summarised_at");
+
                     b.Property<DateTimeOffset?>("StartedAt")
                         .HasColumnType("timestamp with time zone")
                         .HasColumnName("started_at");
@@ -1253,6 +1254,10 @@ namespace PerfService.Migrations.Migrations
 
                     b.HasIndex("CommitId")
                         .HasDatabaseName("ix_runs_commit_id");
+
+                    b.HasIndex("CreatedAt")
+                        .HasDatabaseName("ix_runs_created_at_samples_kept")
+                        .HasFilter("samples_summarised_at IS NULL");
 
                     b.HasIndex("JobId")
                         .HasDatabaseName("ix_runs_job_id");
@@ -1852,30 +1857,6 @@ namespace PerfService.Migrations.Migrations
                         .OnDelete(DeleteBehavior.Cascade)
                         .IsRequired()
                         .HasConstraintName("fk_artifacts_runs_run_id");
-                });
-
-            modelBuilder.Entity("PerfService.Data.Entities.Result", b =>
-                {
-                    b.HasOne("PerfService.Data.Entities.Benchmark", null)
-                        .WithMany()
-                        .HasForeignKey("BenchmarkId")
-                        .OnDelete(DeleteBehavior.Cascade)
-                        .IsRequired()
-                        .HasConstraintName("fk_results_benchmarks_benchmark_id");
-
-                    b.HasOne("PerfService.Data.Entities.Measure", null)
-                        .WithMany()
-                        .HasForeignKey("MeasureId")
-                        .OnDelete(DeleteBehavior.Cascade)
-                        .IsRequired()
-                        .HasConstraintName("fk_results_measures_measure_id");
-
-                    b.HasOne("PerfService.Data.Entities.Run", null)
-                        .WithMany()
-                        .HasForeignKey("RunId")
-                        .OnDelete(DeleteBehavior.Cascade)
-                        .IsRequired()
-                        .HasConstraintName("fk_results_runs_run_id");
                 });
 
             modelBuilder.Entity("PerfService.Data.Entities.Run", b =>

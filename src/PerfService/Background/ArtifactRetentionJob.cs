@@ -6,8 +6,9 @@ using PerfService.Data;
 namespace PerfService.Background;
 
 /// <summary>
-/// Deletes raw uploads older than <c>Retention:ArtifactDays</c> (default 90). Results and samples stay: they are what
-/// history and comparisons read; the raw files only matter for re-parsing recent runs.
+/// Deletes raw uploads older than <see cref="RetentionOptions.ArtifactDays"/> (default 90). Results stay (samples are
+/// summarised later by <see cref="SampleRetentionJob"/>): they are what history and comparisons read; the raw files
+/// only matter for re-parsing recent runs.
 /// </summary>
 [DisableConcurrentExecution(timeoutInSeconds: 600)]
 public sealed class ArtifactRetentionJob(PerfDbContext db, IOptions<RetentionOptions> options, TimeProvider time, ILogger<ArtifactRetentionJob> logger)

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using Hangfire;
 using Hangfire.PostgreSql;
 using PerfService.AgentJobs;
@@ -38,6 +39,8 @@ public static class HangfireSetup
         builder.Services.AddHostedService<HangfireServerHost>();
         builder.Services.AddTransient<LeaseSweepJob>();
         builder.Services.AddScoped<ArtifactRetentionJob>();
+        builder.Services.AddScoped<SampleRetentionJob>();
+        builder.Services.TryAddSingleton(TimeProvider.System);
         builder.Services.AddScoped<ScheduledBaselineJob>();
         builder.Services.AddHostedService<RecurringJobsRegistrar>();
         return builder;

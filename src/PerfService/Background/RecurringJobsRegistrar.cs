@@ -19,6 +19,7 @@ public sealed class RecurringJobsRegistrar(IServiceProvider services, IOptions<S
                 var recurring = services.GetRequiredService<IRecurringJobManager>();
                 recurring.AddOrUpdate<LeaseSweepJob>("lease-sweep", j => j.RunAsync(CancellationToken.None), Cron.Minutely());
                 recurring.AddOrUpdate<ArtifactRetentionJob>("artifact-retention", j => j.RunAsync(CancellationToken.None), Cron.Daily(3));
+                recurring.AddOrUpdate<SampleRetentionJob>("sample-retention", j => j.RunAsync(CancellationToken.None), Cron.Daily(4));
                 recurring.AddOrUpdate<ScheduledBaselineJob>("scheduled-baselines", j => j.RunAsync(CancellationToken.None),
                     schedule.Value.BaselineCron);
                 return;

@@ -76,19 +76,21 @@ internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource
         return (new CompareSide(spec, commit.Sha, chosen, name, runs.Where(r => r.ProfileId == chosen).Select(r => r.Id).ToList()), null);
     }
 
+    internal const string RowsSql = """
+        WITH b AS (SELECT benchmark_id, measure_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
+                   FROM results WHERE run_id = ANY($1) AND value IS NOT NULL GROUP BY benchmark_id, measure_id),
+             h AS (SELECT benchmark_id, measure_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
+                   FROM results WHERE run_id = ANY($2) AND value IS NOT NULL GROUP BY benchmark_id, measure_id)
+        SELECT bm.id, bm.key, m.name, m.unit, m.direction, b.v, h.v
+        FROM b FULL JOIN h ON h.benchmark_id = b.benchmark_id AND h.measure_id = b.measure_id
+        JOIN benchmarks bm ON bm.id = coalesce(b.benchmark_id, h.benchmark_id)
+        JOIN measures m ON m.id = coalesce(b.measure_id, h.measure_id)
+        ORDER BY bm.key, m.name
+        """;
+
     private async Task<List<CompareRowDto>> RowsAsync(IReadOnlyList<long> baseRuns, IReadOnlyList<long> headRuns, CancellationToken ct)
     {
-        await using var cmd = dataSource.CreateCommand("""
-            WITH b AS (SELECT benchmark_id, measure_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
-                       FROM results WHERE run_id = ANY($1) AND value IS NOT NULL GROUP BY benchmark_id, measure_id),
-                 h AS (SELECT benchmark_id, measure_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
-                       FROM results WHERE run_id = ANY($2) AND value IS NOT NULL GROUP BY benchmark_id, measure_id)
-            SELECT bm.id, bm.key, m.name, m.unit, m.direction, b.v, h.v
-            FROM b FULL JOIN h ON h.benchmark_id = b.benchmark_id AND h.measure_id = b.measure_id
-            JOIN benchmarks bm ON bm.id = coalesce(b.benchmark_id, h.benchmark_id)
-            JOIN measures m ON m.id = coalesce(b.measure_id, h.measure_id)
-            ORDER BY bm.key, m.name
-            """);
+        await using var cmd = dataSource.CreateCommand(RowsSql);
         cmd.Parameters.Add(new() { Value = baseRuns.ToArray() });
         cmd.Parameters.Add(new() { Value = headRuns.ToArray() });
         var rows = new List<CompareRowDto>();

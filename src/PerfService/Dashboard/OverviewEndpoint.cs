@@ -56,31 +56,33 @@ internal static class OverviewEndpoint
             .OrderBy(t => t.Suite, StringComparer.Ordinal).ThenBy(t => t.Name, StringComparer.Ordinal).ThenBy(t => t.Profile, StringComparer.Ordinal).ToList();
     }
 
+    // Counts come from the run (written once at ingest), so the overview never reads results.
+    internal const string LatestRunsSql = """
+        WITH recent AS (
+            SELECT id, profile_id, suite_id, commit_id, branch_id, pull_request, created_at, result_count, failed_count
+            FROM runs
+            WHERE project_id = $1 AND role = 'head' AND ($3::bigint IS NULL OR (branch_id = $3 AND pull_request IS NULL))
+            ORDER BY created_at DESC, id DESC
+            LIMIT $2
+        ), latest AS (
+            SELECT DISTINCT ON (profile_id, suite_id) *
+            FROM recent
+            ORDER BY profile_id, suite_id, created_at DESC, id DESC
+        )
+        SELECT l.id, p.name, s.name, c.sha, b.name, l.pull_request, l.created_at,
+               l.result_count, l.failed_count
+        FROM latest l
+        JOIN profiles p ON p.id = l.profile_id
+        JOIN suites s ON s.id = l.suite_id
+        JOIN commits c ON c.id = l.commit_id
+        LEFT JOIN branches b ON b.id = l.branch_id
+        ORDER BY p.name, s.name
+        """;
+
     /// <param name="branchId">Only runs of this branch (pull-request runs excluded); null: every head run.</param>
     private static async Task<List<LatestRunDto>> LatestRunsAsync(NpgsqlDataSource dataSource, long projectId, long? branchId, CancellationToken ct)
     {
-        await using var cmd = dataSource.CreateCommand("""
-            WITH recent AS (
-                SELECT id, profile_id, suite_id, commit_id, branch_id, pull_request, created_at
-                FROM runs
-                WHERE project_id = $1 AND role = 'head' AND ($3::bigint IS NULL OR (branch_id = $3 AND pull_request IS NULL))
-                ORDER BY created_at DESC, id DESC
-                LIMIT $2
-            ), latest AS (
-                SELECT DISTINCT ON (profile_id, suite_id) *
-                FROM recent
-                ORDER BY profile_id, suite_id, created_at DESC, id DESC
-            )
-            SELECT l.id, p.name, s.name, c.sha, b.name, l.pull_request, l.created_at,
-                   (SELECT count(*) FROM results x WHERE x.run_id = l.id)::int,
-                   (SELECT count(*) FROM results x WHERE x.run_id = l.id AND x.error IS NOT NULL)::int
-            FROM latest l
-            JOIN profiles p ON p.id = l.profile_id
-            JOIN suites s ON s.id = l.suite_id
-            JOIN commits c ON c.id = l.commit_id
-            LEFT JOIN branches b ON b.id = l.branch_id
-            ORDER BY p.name, s.name
-            """);
+        await using var cmd = dataSource.CreateCommand(LatestRunsSql);
         cmd.Parameters.Add(new() { Value = projectId });
         cmd.Parameters.Add(new() { Value = RecentRuns });
         cmd.Parameters.Add(new() { Value = (object?)branchId ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Bigint });

@@ -104,7 +104,7 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
     private const string ProfilesSql = "SELECT id, name FROM profiles WHERE $1::text[] IS NULL OR name = ANY($1) ORDER BY id";
 
     // The cursor's tie-break on run_id is a filter, not an index condition: run_id is an INCLUDE column.
-    private const string PointsSql = """
+    internal const string PointsSql = """
         SELECT r.run_id, r.series_at, r.value, r.ci_lower, r.ci_upper, r.sample_count
         FROM results r
         WHERE r.benchmark_id = $1 AND r.measure_id = $2 AND r.profile_id = $3 AND r.branch_id = $4

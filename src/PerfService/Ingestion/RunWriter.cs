@@ -108,10 +108,16 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
         ?? await ScalarAsync<long?>(conn, "INSERT INTO suites (project_id, name, harness) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id", ct, projectId, name, harness)
         ?? await ScalarAsync<long>(conn, "SELECT id FROM suites WHERE project_id = $1 AND name = $2", ct, projectId, name);
 
+    // Looked up first, inserted only when missing: a suite's benchmarks rarely change from run to run, and a lookup of
+    // 10,000 keys costs a fraction of an INSERT … ON CONFLICT that parses every parameters object and probes every key.
     private static async Task<Dictionary<string, long>> UpsertBenchmarksAsync(
         NpgsqlConnection conn, long suiteId, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
     {
+        const string Lookup = "SELECT key, id FROM benchmarks WHERE suite_id = $1 AND key = ANY($2)";
         var distinct = results.DistinctBy(r => r.Key).ToList();
+        var ids = await ReadIdsAsync(conn, Lookup, ct, [suiteId, distinct.Select(r => r.Key).ToArray()]);
+        var missing = distinct.Where(r => !ids.ContainsKey(r.Key)).ToList();
+        if (missing.Count == 0) return ids;
         await using (var insert = new NpgsqlCommand("""
             INSERT INTO benchmarks (suite_id, key, name, parameters, job)
             SELECT $1, k, n, p::jsonb, j FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(k, n, p, j)
@@ -119,31 +125,36 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             """, conn))
         {
             insert.Parameters.Add(new() { Value = suiteId });
-            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Key).ToArray() });
-            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Name).ToArray() });
-            insert.Parameters.Add(new() { Value = distinct.Select(r => ParametersJson(r.Parameters)).ToArray() });
-            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Job).ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
+            insert.Parameters.Add(new() { Value = missing.Select(r => r.Key).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(r => r.Name).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(r => ParametersJson(r.Parameters)).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(r => r.Job).ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
             await insert.ExecuteNonQueryAsync(ct);
         }
-        return await ReadIdsAsync(conn, "SELECT key, id FROM benchmarks WHERE suite_id = $1 AND key = ANY($2)", ct,
-            [suiteId, distinct.Select(r => r.Key).ToArray()]);
+        // Read back rather than RETURNING: a concurrent ingest may have inserted some of them (DO NOTHING returns no row).
+        foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, missing.Select(r => r.Key).ToArray()])) ids[key] = id;
+        return ids;
     }
 
     private static async Task<Dictionary<string, long>> UpsertMeasuresAsync(NpgsqlConnection conn, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
     {
+        const string Lookup = "SELECT name || '|' || unit, id FROM measures WHERE (name || '|' || unit) = ANY($1)";
         var distinct = results.DistinctBy(r => (r.Measure, r.Unit)).ToList();
+        var ids = await ReadIdsAsync(conn, Lookup, ct, [distinct.Select(r => MeasureKey(r)).ToArray()]);
+        var missing = distinct.Where(r => !ids.ContainsKey(MeasureKey(r))).ToList();
+        if (missing.Count == 0) return ids;
         await using (var insert = new NpgsqlCommand("""
             INSERT INTO measures (name, unit, direction)
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (name, unit) DO NOTHING
             """, conn))
         {
-            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Measure).ToArray() });
-            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Unit).ToArray() });
-            insert.Parameters.Add(new() { Value = distinct.Select(r => r.Direction.ToString()).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(r => r.Measure).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(r => r.Unit).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(r => r.Direction.ToString()).ToArray() });
             await insert.ExecuteNonQueryAsync(ct);
         }
-        return await ReadIdsAsync(conn, "SELECT name || '|' || unit, id FROM measures WHERE (name || '|' || unit) = ANY($1)", ct,
-            [distinct.Select(r => MeasureKey(r)).ToArray()]);
+        foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [missing.Select(r => MeasureKey(r)).ToArray()])) ids[key] = id;
+        return ids;
     }
 
     private static async Task CopyResultsAsync(NpgsqlConnection conn, long runId, RunWrite w, long? branchId, DateTimeOffset seriesAt,
@@ -163,8 +174,14 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             await copy.WriteAsync(w.ProfileId, NpgsqlDbType.Bigint, ct);
             await WriteNullable(copy, branchId, NpgsqlDbType.Bigint, ct);
             await copy.WriteAsync(seriesAt, NpgsqlDbType.TimestampTz, ct);
-            foreach (var v in new[] { r.Value, s?.Mean, s?.Median, s?.StdDev, s?.Min, s?.Max, s?.CiLower, s?.CiUpper })
-                await WriteNullable(copy, v, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, r.Value, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, s?.Mean, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, s?.Median, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, s?.StdDev, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, s?.Min, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, s?.Max, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, s?.CiLower, NpgsqlDbType.Double, ct);
+            await WriteNullable(copy, s?.CiUpper, NpgsqlDbType.Double, ct);
             await copy.WriteAsync(r.Samples?.Count ?? s?.N ?? 0, NpgsqlDbType.Integer, ct);
             await WriteNullable(copy, r.Samples is { Count: > 0 } ? r.Samples as double[] ?? r.Samples.ToArray() : null, NpgsqlDbType.Array | NpgsqlDbType.Double, ct);
             await WriteNullable(copy, r.Error, NpgsqlDbType.Text, ct);

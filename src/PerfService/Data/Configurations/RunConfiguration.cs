@@ -27,5 +27,7 @@ public class RunConfiguration : IEntityTypeConfiguration<Run>
         // The latest runs of a project.
         b.HasIndex(x => new { x.ProjectId, x.CreatedAt });
         b.HasIndex(x => x.JobId);
+        // Sample retention's work list: runs still holding samples, oldest first (rows leave the index once summarised).
+        b.HasIndex(x => x.CreatedAt).HasFilter("samples_summarised_at IS NULL").HasDatabaseName("ix_runs_created_at_samples_kept");
     }
 }

@@ -32,4 +32,6 @@ public class Run
     /// <summary>The targets this run's perf.json declared (TargetDeclaration[] as JSON). Only default-branch runs
     /// change the project's targets; the others are judged against these, for their own report.</summary>
     public string? DeclaredTargets { get; set; }
+    /// <summary>When sample retention removed this run's samples (only summaries remain); null while they are kept.</summary>
+    public DateTimeOffset? SamplesSummarisedAt { get; set; }
 }
