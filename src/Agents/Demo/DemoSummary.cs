@@ -52,7 +52,7 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
         output.WriteLine($"  Pull request:     {url}/pr.html?project={DemoScenario.Project}&pr={DemoScenario.PullRequest}");
         output.WriteLine($"  Alerts:           {url}/alerts.html?project={DemoScenario.Project}");
         output.WriteLine($"  Agents & jobs:    {url}/agents.html");
-        output.WriteLine($"  API:              {url}/api.html");
+        output.WriteLine($"  API:              {url}/api-reference/");
     }
 
     public void PrintTimings(DemoTimeline timeline)
