@@ -1,15 +1,11 @@
 using System.Collections.Concurrent;
-using System.Net.Http.Json;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.TestHost;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using PerfService.Auth;
 using PerfService.Core.Reports;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.PullRequests;
 
 namespace PerfService.IntegrationTests.GitHub;

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using Hangfire;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Octokit;
 using PerfService.PullRequests;

@@ -1,10 +1,5 @@
 using System.IO.Compression;
-using System.Net;
-using System.Net.Http.Json;
 using Npgsql;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Ingestion;
 
