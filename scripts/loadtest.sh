@@ -71,13 +71,10 @@ done
 URL="http://127.0.0.1:$PORT"
 
 SERVICE_DLL="$ART/bin/PerfService/release/PerfService.dll"
+source scripts/ready.sh
 SERVICE_PID=""
 cleanup() {
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    kill -TERM "$SERVICE_PID" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$SERVICE_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$SERVICE_PID" 2>/dev/null || true
-  fi
+  stop_service "$SERVICE_PID"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -96,7 +93,6 @@ say "starting the service on $URL (log: $SERVICE_LOG)"
 (cd "$(dirname "$SERVICE_DLL")" && exec env "${service_env[@]}" dotnet "$SERVICE_DLL" --urls "$URL") >"$SERVICE_LOG" 2>&1 &
 SERVICE_PID=$!
 
-source scripts/ready.sh
 wait_ready "$URL" 30 "$SERVICE_PID" "$SERVICE_LOG" || exit 1
 say "ready"
 

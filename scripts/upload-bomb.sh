@@ -43,13 +43,10 @@ psql_ -c "CREATE DATABASE $DBNAME"
 DB="Host=$PG_HOST;Port=${PG_PORT:-5432};Username=${PG_USER:-postgres};Database=$DBNAME"
 
 WORK="$(mktemp -d)"
+source scripts/ready.sh
 SERVICE_PID=""
 cleanup() {
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    kill -TERM "$SERVICE_PID" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$SERVICE_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$SERVICE_PID" 2>/dev/null || true
-  fi
+  stop_service "$SERVICE_PID"
   psql_ -c "DROP DATABASE IF EXISTS $DBNAME WITH (FORCE)" || true
   rm -rf "$WORK"
 }
@@ -67,7 +64,6 @@ URL="http://127.0.0.1:$PORT"
 (cd "$(dirname "$SERVICE_DLL")" && exec env "ConnectionStrings__Perf=$DB" "Logging__LogLevel__Default=Warning" \
   "Ingest__SpoolDirectory=$WORK/spool" dotnet "$SERVICE_DLL" --urls "$URL") >"$WORK/service.log" 2>&1 &
 SERVICE_PID=$!
-source scripts/ready.sh
 wait_ready "$URL" 30 "$SERVICE_PID" "$WORK/service.log" || exit 1
 TOKEN="$(cd "$(dirname "$SERVICE_DLL")" && ConnectionStrings__Perf="$DB" Logging__LogLevel__Default=Warning dotnet "$SERVICE_DLL" token create \
   --name bomb --scopes admin | grep -E '^perf_' | tail -n 1)"

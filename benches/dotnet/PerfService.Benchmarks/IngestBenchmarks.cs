@@ -1,4 +1,8 @@
 using BenchmarkDotNet.Attributes;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Exporters.Json;
+using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Engines;
 using Npgsql;
 using NpgsqlTypes;
@@ -14,8 +18,7 @@ namespace PerfService.Benchmarks;
 /// of the same rows into a table with the same columns and indexes, measured in the same run (aim: at least half of
 /// COPY's speed). Needs PERF_BENCH_DB (./perf bench sets it to a fresh database on the private cluster).
 /// </summary>
-[Config(typeof(BenchConfig))]
-[SimpleJob(RunStrategy.Monitoring, warmupCount: 2, iterationCount: 10, invocationCount: 1)]
+[Config(typeof(IngestBenchConfig))]
 public class IngestBenchmarks
 {
     private NpgsqlDataSource _db = null!;
@@ -93,5 +96,19 @@ public class IngestBenchmarks
         var metadata = new RunMetadata { Project = "bench", Commit = commit, Branch = "main", Profile = "m1-pro", Suite = "bench" };
         var created = await _writer.WriteAsync(new RunWrite(_projectId, "bench", 3, metadata, null, [new Artifact("r.json", new byte[1024])], _parsed, new RunPoster(null, null, true, true), true), default);
         return created.RunId;
+    }
+}
+
+/// <summary>
+/// One job for both methods, one invocation per iteration: the COPY baseline needs its table emptied before each
+/// iteration, and a ratio is only computed between methods of the same job.
+/// </summary>
+public sealed class IngestBenchConfig : ManualConfig
+{
+    public IngestBenchConfig()
+    {
+        AddJob(Job.Default.WithStrategy(RunStrategy.Monitoring).WithWarmupCount(3).WithIterationCount(20).WithInvocationCount(1).WithUnrollFactor(1));
+        AddDiagnoser(MemoryDiagnoser.Default);
+        AddExporter(JsonExporter.Full);
     }
 }

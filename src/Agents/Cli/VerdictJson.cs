@@ -1,4 +1,3 @@
-using System.Text.Encodings.Web;
 using System.Text.Json;
 using PerfService.Core.Comparison;
 
@@ -13,8 +12,7 @@ public static class VerdictJson
 {
     public static string Write(IReadOnlyList<Verdict> verdicts)
     {
-        using var stream = new MemoryStream();
-        using (var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        return CliJson.Write(json =>
         {
             json.WriteStartArray();
             foreach (var v in verdicts)
@@ -24,20 +22,19 @@ public static class VerdictJson
                 json.WriteString("measure", v.Measure);
                 json.WriteString("unit", v.Unit);
                 json.WriteString("outcome", Outcome(v.Outcome));
-                Number(json, "change", v.Change);
-                Number(json, "ciLower", v.ChangeLower);
-                Number(json, "ciUpper", v.ChangeUpper);
-                Number(json, "p", v.AdjustedP);
+                CliJson.Number(json, "change", v.Change);
+                CliJson.Number(json, "ciLower", v.ChangeLower);
+                CliJson.Number(json, "ciUpper", v.ChangeUpper);
+                CliJson.Number(json, "p", v.AdjustedP);
                 json.WriteString("reason", v.Reason);
-                Number(json, "base", v.BaseMedian);
-                Number(json, "head", v.HeadMedian);
+                CliJson.Number(json, "base", v.BaseMedian);
+                CliJson.Number(json, "head", v.HeadMedian);
                 json.WriteNumber("baseRounds", v.BaseRounds);
                 json.WriteNumber("headRounds", v.HeadRounds);
                 json.WriteEndObject();
             }
             json.WriteEndArray();
-        }
-        return System.Text.Encoding.UTF8.GetString(stream.ToArray()) + "\n";
+        }) + "\n";
     }
 
     public static string Outcome(Outcome outcome) => outcome switch
@@ -47,10 +44,4 @@ public static class VerdictJson
         Core.Comparison.Outcome.Inconclusive => "inconclusive",
         _ => "no_change",
     };
-
-    private static void Number(Utf8JsonWriter json, string name, double value)
-    {
-        if (double.IsFinite(value)) json.WriteNumber(name, value);
-        else json.WriteNull(name);
-    }
 }

@@ -14,6 +14,8 @@ namespace PerfService.Ingestion;
 /// </summary>
 public sealed class RunWriter(NpgsqlDataSource dataSource)
 {
+    private readonly BenchmarkIds _benchmarkIds = new();
+
     public async Task<RunCreated?> FindByKeyAsync(long projectId, string key, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand("""
@@ -27,6 +29,21 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
     }
 
     public async Task<RunCreated> WriteAsync(RunWrite w, CancellationToken ct)
+    {
+        try
+        {
+            return await WriteOnceAsync(w, ct);
+        }
+        catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.ForeignKeyViolation && _benchmarkIds.Count > 0)
+        {
+            // A remembered benchmark id no longer exists (an operator deleted the row by hand): forget them all and
+            // write again with fresh lookups. The failed transaction stored nothing.
+            _benchmarkIds.Clear();
+            return await WriteOnceAsync(w, ct);
+        }
+    }
+
+    private async Task<RunCreated> WriteOnceAsync(RunWrite w, CancellationToken ct)
     {
         await using var conn = await dataSource.OpenConnectionAsync(ct);
         await using var tx = await conn.BeginTransactionAsync(ct);
@@ -58,12 +75,16 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
                 w.Parsed.Results.Count, w.Parsed.Results.Count(r => r.Failed),
                 m.Targets is { Count: > 0 } declared ? JsonSerializer.Serialize(declared, Core.Suites.SuiteManifest.Json) : null);
 
-            var benchmarkIds = await UpsertBenchmarksAsync(conn, suiteId, w.Parsed.Results, ct);
+            // A result's key is built from its name, parameters and job: build each once.
+            var keys = w.Parsed.Results.Select(r => r.Key).ToArray();
+            var benchmarkIds = await UpsertBenchmarksAsync(conn, suiteId, w.Parsed.Results, keys, _benchmarkIds, ct);
             var measureIds = await UpsertMeasuresAsync(conn, w.Parsed.Results, ct);
-            await CopyResultsAsync(conn, runId, w, branchId, seriesAt, benchmarkIds, measureIds, ct);
+            var benchmarkOf = Array.ConvertAll(keys, k => benchmarkIds[k]);
+            await CopyResultsAsync(conn, runId, w, branchId, seriesAt, benchmarkOf, measureIds, ct);
             await CopyArtifactsAsync(conn, runId, w, now, ct);
             if (w.DeclaresProjectTargets) await UpsertTargetsAsync(conn, w.ProjectId, suiteId, m.Targets, now, ct);
             await tx.CommitAsync(ct);
+            _benchmarkIds.Remember(suiteId, benchmarkIds);
             return new RunCreated(runId, false, benchmarkIds.Count, w.Parsed.Results.Count);
         }
         catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.UniqueViolation && e.ConstraintName?.Contains("idempotency") == true)
@@ -108,15 +129,24 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
         ?? await ScalarAsync<long?>(conn, "INSERT INTO suites (project_id, name, harness) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id", ct, projectId, name, harness)
         ?? await ScalarAsync<long>(conn, "SELECT id FROM suites WHERE project_id = $1 AND name = $2", ct, projectId, name);
 
-    // Looked up first, inserted only when missing: a suite's benchmarks rarely change from run to run, and a lookup of
-    // 10,000 keys costs a fraction of an INSERT … ON CONFLICT that parses every parameters object and probes every key.
+    // Known ids first (this process's memory of committed rows), then one lookup of the rest, then an insert of what is
+    // still missing: a suite's benchmarks rarely change from run to run, and a lookup of 10,000 keys costs a fraction
+    // of an INSERT … ON CONFLICT that parses every parameters object and probes every key.
     private static async Task<Dictionary<string, long>> UpsertBenchmarksAsync(
-        NpgsqlConnection conn, long suiteId, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
+        NpgsqlConnection conn, long suiteId, IReadOnlyList<BenchmarkResult> results, string[] keys, BenchmarkIds known, CancellationToken ct)
     {
         const string Lookup = "SELECT key, id FROM benchmarks WHERE suite_id = $1 AND key = ANY($2)";
-        var distinct = results.DistinctBy(r => r.Key).ToList();
-        var ids = await ReadIdsAsync(conn, Lookup, ct, [suiteId, distinct.Select(r => r.Key).ToArray()]);
-        var missing = distinct.Where(r => !ids.ContainsKey(r.Key)).ToList();
+        var ids = new Dictionary<string, long>();
+        var unknown = new Dictionary<string, BenchmarkResult>();
+        for (var i = 0; i < keys.Length; i++)
+        {
+            if (ids.ContainsKey(keys[i]) || unknown.ContainsKey(keys[i])) continue;
+            if (known.TryGet(suiteId, keys[i], out var id)) ids[keys[i]] = id;
+            else unknown[keys[i]] = results[i];
+        }
+        if (unknown.Count == 0) return ids;
+        foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, unknown.Keys.ToArray()])) ids[key] = id;
+        var missing = unknown.Where(u => !ids.ContainsKey(u.Key)).ToList();
         if (missing.Count == 0) return ids;
         await using (var insert = new NpgsqlCommand("""
             INSERT INTO benchmarks (suite_id, key, name, parameters, job)
@@ -125,24 +155,25 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             """, conn))
         {
             insert.Parameters.Add(new() { Value = suiteId });
-            insert.Parameters.Add(new() { Value = missing.Select(r => r.Key).ToArray() });
-            insert.Parameters.Add(new() { Value = missing.Select(r => r.Name).ToArray() });
-            insert.Parameters.Add(new() { Value = missing.Select(r => ParametersJson(r.Parameters)).ToArray() });
-            insert.Parameters.Add(new() { Value = missing.Select(r => r.Job).ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
+            insert.Parameters.Add(new() { Value = missing.Select(m => m.Key).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(m => m.Value.Name).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(m => ParametersJson(m.Value.Parameters)).ToArray() });
+            insert.Parameters.Add(new() { Value = missing.Select(m => m.Value.Job).ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
             await insert.ExecuteNonQueryAsync(ct);
         }
         // Read back rather than RETURNING: a concurrent ingest may have inserted some of them (DO NOTHING returns no row).
-        foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, missing.Select(r => r.Key).ToArray()])) ids[key] = id;
+        foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, missing.Select(m => m.Key).ToArray()])) ids[key] = id;
         return ids;
     }
 
-    private static async Task<Dictionary<string, long>> UpsertMeasuresAsync(NpgsqlConnection conn, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
+    private static async Task<Dictionary<(string Measure, string Unit), long>> UpsertMeasuresAsync(
+        NpgsqlConnection conn, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
     {
         const string Lookup = "SELECT name || '|' || unit, id FROM measures WHERE (name || '|' || unit) = ANY($1)";
         var distinct = results.DistinctBy(r => (r.Measure, r.Unit)).ToList();
         var ids = await ReadIdsAsync(conn, Lookup, ct, [distinct.Select(r => MeasureKey(r)).ToArray()]);
         var missing = distinct.Where(r => !ids.ContainsKey(MeasureKey(r))).ToList();
-        if (missing.Count == 0) return ids;
+        if (missing.Count == 0) return ByMeasure(distinct, ids);
         await using (var insert = new NpgsqlCommand("""
             INSERT INTO measures (name, unit, direction)
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (name, unit) DO NOTHING
@@ -154,23 +185,28 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             await insert.ExecuteNonQueryAsync(ct);
         }
         foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [missing.Select(r => MeasureKey(r)).ToArray()])) ids[key] = id;
-        return ids;
+        return ByMeasure(distinct, ids);
     }
 
+    // Looked up per row by (measure, unit) rather than by a joined string, which would allocate one per result.
+    private static Dictionary<(string, string), long> ByMeasure(List<BenchmarkResult> distinct, Dictionary<string, long> ids) =>
+        distinct.ToDictionary(r => (r.Measure, r.Unit), r => ids[MeasureKey(r)]);
+
     private static async Task CopyResultsAsync(NpgsqlConnection conn, long runId, RunWrite w, long? branchId, DateTimeOffset seriesAt,
-        Dictionary<string, long> benchmarkIds, Dictionary<string, long> measureIds, CancellationToken ct)
+        long[] benchmarkOf, Dictionary<(string Measure, string Unit), long> measureIds, CancellationToken ct)
     {
         await using var copy = await conn.BeginBinaryImportAsync("""
             COPY results (run_id, benchmark_id, measure_id, profile_id, branch_id, series_at, value, mean, median, std_dev, min, max,
                           ci_lower, ci_upper, sample_count, samples, error) FROM STDIN (FORMAT BINARY)
             """, ct);
-        foreach (var r in w.Parsed.Results)
+        for (var i = 0; i < w.Parsed.Results.Count; i++)
         {
+            var r = w.Parsed.Results[i];
             var s = r.Summary;
             await copy.StartRowAsync(ct);
             await copy.WriteAsync(runId, NpgsqlDbType.Bigint, ct);
-            await copy.WriteAsync(benchmarkIds[r.Key], NpgsqlDbType.Bigint, ct);
-            await copy.WriteAsync(measureIds[MeasureKey(r)], NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(benchmarkOf[i], NpgsqlDbType.Bigint, ct);
+            await copy.WriteAsync(measureIds[(r.Measure, r.Unit)], NpgsqlDbType.Bigint, ct);
             await copy.WriteAsync(w.ProfileId, NpgsqlDbType.Bigint, ct);
             await WriteNullable(copy, branchId, NpgsqlDbType.Bigint, ct);
             await copy.WriteAsync(seriesAt, NpgsqlDbType.TimestampTz, ct);

@@ -1,11 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using System.Net;
-using System.Net.Http.Json;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.AgentJobs;
 

@@ -1,8 +1,4 @@
-using System.Net;
-using System.Net.Http.Json;
 using PerfService.AgentJobs;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.AgentJobs;
 

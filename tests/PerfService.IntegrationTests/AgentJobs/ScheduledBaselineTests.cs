@@ -1,8 +1,6 @@
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using PerfService.AgentJobs;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.AgentJobs;
 

@@ -1,10 +1,7 @@
 using System.Collections.Concurrent;
-using System.Net.Http.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.AgentJobs;
 

@@ -1,12 +1,6 @@
-using System.Net;
-using System.Net.Http.Json;
-using Microsoft.EntityFrameworkCore;
 using PerfService.Alerts;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Alerts;

@@ -1,11 +1,9 @@
-using System.Net;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
-using PerfService.IntegrationTests.Infrastructure;
 using Xunit.Abstractions;
 
 namespace PerfService.IntegrationTests.ApiReference;

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.ApiReference;
 

@@ -1,12 +1,6 @@
-using System.Net;
-using System.Net.Http.Json;
 using System.Text.Json;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.GitHub;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Bisection;

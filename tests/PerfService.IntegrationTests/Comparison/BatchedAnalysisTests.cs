@@ -1,12 +1,7 @@
-using System.Net;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using PerfService.Auth;
 using PerfService.Comparison;
-using PerfService.Core.Contracts;
 using PerfService.Core.Suites;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Comparison;

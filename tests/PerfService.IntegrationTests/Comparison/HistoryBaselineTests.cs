@@ -1,6 +1,5 @@
 using System.Text.Json;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Comparison;
 

@@ -1,9 +1,3 @@
-using System.Net;
-using System.Net.Http.Json;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Comparison;

@@ -1,8 +1,4 @@
-using System.Net;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Core.Contracts;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Comparison;

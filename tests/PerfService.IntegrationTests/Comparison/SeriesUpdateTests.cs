@@ -1,11 +1,6 @@
-using System.Net;
 using System.Text.Json;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
 using PerfService.Core.ChangePoints;
-using PerfService.Core.Contracts;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Comparison;

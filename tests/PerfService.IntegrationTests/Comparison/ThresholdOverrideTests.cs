@@ -1,9 +1,5 @@
-using System.Net;
-using System.Net.Http.Json;
 using System.Text.Json;
-using PerfService.Auth;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Comparison;
 

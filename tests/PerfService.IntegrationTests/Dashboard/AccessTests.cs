@@ -1,11 +1,7 @@
-using System.Net;
 using System.Net.Http.Headers;
-using System.Net.Http.Json;
 using PerfService.Alerts;
-using PerfService.Auth;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

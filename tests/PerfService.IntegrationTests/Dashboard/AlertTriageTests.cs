@@ -1,14 +1,9 @@
 using System.Collections.Concurrent;
-using System.Net;
-using System.Net.Http.Json;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using PerfService.Alerts;
-using PerfService.Auth;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

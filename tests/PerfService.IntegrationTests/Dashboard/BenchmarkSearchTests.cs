@@ -1,5 +1,3 @@
-using System.Net;
-using System.Net.Http.Json;
 using PerfService.Dashboard;
 
 namespace PerfService.IntegrationTests.Dashboard;

@@ -1,8 +1,5 @@
-using System.Net.Http.Json;
-using PerfService.Auth;
 using PerfService.Core.Results;
 using PerfService.Dashboard;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

@@ -1,11 +1,8 @@
 using System.Globalization;
-using System.Net.Http.Json;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
-using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Dashboard;
 
@@ -42,28 +39,17 @@ public static partial class HistorySeed
 
     public static Task<long> UploadGoAsync(HttpClient ingest, string project, int commit, string profile = "i7-4790k",
         string branch = "main", double factor = 1, string suite = "maps") =>
-        UploadAsync(ingest, new RunMetadata
-        {
-            Project = project,
-            Commit = Sha(commit),
-            CommittedAt = Epoch.AddDays(commit),
-            Branch = branch,
-            Profile = profile,
-            Suite = suite,
-            Format = "gobench",
-        }, GoFile, ScaledGo(factor));
+        UploadAsync(ingest, Metadata(project, commit, profile, branch, suite, "gobench"), GoFile, ScaledGo(factor));
 
     public static Task<long> UploadBdnAsync(HttpClient ingest, string project, int commit, string profile = "i7-4790k", string branch = "main") =>
-        UploadAsync(ingest, new RunMetadata
-        {
-            Project = project,
-            Commit = Sha(commit),
-            CommittedAt = Epoch.AddDays(commit),
-            Branch = branch,
-            Profile = profile,
-            Suite = "newday",
-            Format = "bdn",
-        }, BdnParams, Fixtures.Read("benchmarkdotnet", BdnParams));
+        UploadAsync(ingest, Metadata(project, commit, profile, branch, "newday", "bdn"), BdnParams, Fixtures.Read("benchmarkdotnet", BdnParams));
+
+    /// <summary>Commit n of the seeded history: its made-up SHA, committed n days after the epoch.</summary>
+    private static RunMetadata Metadata(string project, int commit, string profile, string branch, string suite, string format) => new()
+    {
+        Project = project, Commit = Sha(commit), CommittedAt = Epoch.AddDays(commit), Branch = branch, Profile = profile,
+        Suite = suite, Format = format,
+    };
 
     [GeneratedRegex(@"(\d+(?:\.\d+)?) ns/op")]
     private static partial Regex NsPerOp();

@@ -1,7 +1,5 @@
-using System.Net;
 using System.Text.Json;
 using System.Text.RegularExpressions;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

@@ -1,7 +1,3 @@
-using System.Net;
-using System.Net.Http.Json;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
 

@@ -1,9 +1,6 @@
-using System.Net;
-using System.Net.Http.Json;
 using PerfService.Core.Parsing;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

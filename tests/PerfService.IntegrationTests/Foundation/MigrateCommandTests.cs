@@ -1,5 +1,4 @@
 using System.CommandLine;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.Migrations;
 
 namespace PerfService.IntegrationTests.Foundation;

@@ -1,9 +1,5 @@
-using System.Net;
 using Hangfire;
 using Microsoft.Extensions.DependencyInjection;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Foundation;

@@ -1,6 +1,4 @@
-using Microsoft.EntityFrameworkCore;
 using Npgsql;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.Migrations;
 
 namespace PerfService.IntegrationTests.Foundation;

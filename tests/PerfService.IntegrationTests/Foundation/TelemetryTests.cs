@@ -1,13 +1,9 @@
 using System.Globalization;
-using System.Net;
-using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.Options;
-using PerfService.Auth;
 using PerfService.IntegrationTests.Dashboard;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Foundation;
 

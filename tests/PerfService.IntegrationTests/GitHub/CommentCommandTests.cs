@@ -1,7 +1,4 @@
-using System.Net;
-using System.Net.Http.Json;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.PullRequests;
 using static PerfService.IntegrationTests.GitHub.RealReportsGitHubAppFixture;
 

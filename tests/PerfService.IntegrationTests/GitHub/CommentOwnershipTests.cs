@@ -1,4 +1,3 @@
-using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Reports;
 
 namespace PerfService.IntegrationTests.GitHub;

@@ -1,5 +1,4 @@
 using System.Buffers.Text;
-using System.Net;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;

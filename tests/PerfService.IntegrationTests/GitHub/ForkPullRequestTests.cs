@@ -1,11 +1,5 @@
-using System.Net;
-using System.Net.Http.Json;
-using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.Core.Reports;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.PullRequests;
 
 namespace PerfService.IntegrationTests.GitHub;

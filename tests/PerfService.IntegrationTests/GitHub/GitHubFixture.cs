@@ -1,15 +1,11 @@
 using System.Collections.Concurrent;
-using System.Net.Http.Json;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.TestHost;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using PerfService.Auth;
 using PerfService.Core.Reports;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.PullRequests;
 
 namespace PerfService.IntegrationTests.GitHub;
@@ -80,6 +76,17 @@ public class GitHubFixture : IAsyncLifetime
         response.EnsureSuccessStatusCode();
         return await App.WithDbAsync(db => db.Projects.Where(p => p.Slug == slug).Select(p => p.Id).SingleAsync());
     }
+
+    /// <summary>A project on the repository <c>octo/{slug}</c>.</summary>
+    public async Task<(long Id, string Repo)> CreateOctoProjectAsync(string slug)
+    {
+        var repo = $"octo/{slug}";
+        return (await CreateProjectAsync(slug, repo), repo);
+    }
+
+    /// <summary>The stored row of the one comment a project keeps on a pull request.</summary>
+    public Task<Data.Entities.PullRequestComment?> CommentRowAsync(long projectId, int pullRequest) =>
+        App.WithDbAsync(db => db.PullRequestComments.AsNoTracking().SingleOrDefaultAsync(c => c.ProjectId == projectId && c.PullRequest == pullRequest));
 
     /// <summary>Runs the publish job as Hangfire would, in a scope of its own.</summary>
     public async Task PublishAsync(long projectId, int pullRequest)

@@ -1,6 +1,4 @@
-using Microsoft.EntityFrameworkCore;
 using PerfService.Data.Entities;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.GitHub;
 

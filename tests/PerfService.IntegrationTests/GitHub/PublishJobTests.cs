@@ -1,4 +1,3 @@
-using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Reports;
 
 namespace PerfService.IntegrationTests.GitHub;
@@ -8,19 +7,10 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
 {
     private FakeGitHub GitHub => fixture.GitHub;
 
-    private async Task<(long Id, string Repo)> ProjectAsync(string slug)
-    {
-        var repo = $"octo/{slug}";
-        return (await fixture.CreateProjectAsync(slug, repo), repo);
-    }
-
-    private Task<Data.Entities.PullRequestComment?> RowAsync(long projectId, int pullRequest) =>
-        fixture.App.WithDbAsync(db => db.PullRequestComments.AsNoTracking().SingleOrDefaultAsync(c => c.ProjectId == projectId && c.PullRequest == pullRequest));
-
     [Fact]
     public async Task Posts_one_comment_with_the_marker_and_a_failure_status()
     {
-        var (id, repo) = await ProjectAsync("pub-first");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-first");
         var head = GitHubFixture.Sha("pub-first");
         var report = Reports.Regressed("pub-first", 1, head);
         fixture.Reports.Set(id, report);
@@ -35,7 +25,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
         Assert.StartsWith("1 regression, 0 improvements, 1 unchanged", status.Description);
         Assert.All(GitHub.CallsTo("POST", "/repos/octo/pub-first/"), c => Assert.StartsWith("token " + FakeGitHub.PersonalToken, c.Authorization, StringComparison.OrdinalIgnoreCase));
 
-        var row = await RowAsync(id, 1);
+        var row = await fixture.CommentRowAsync(id, 1);
         Assert.Equal((comment.Id, head, "failure"), (row!.GitHubCommentId!.Value, row.HeadCommit, row.LastState));
         Assert.Equal(64, row.BodyHash!.Length);
     }
@@ -43,7 +33,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
     [Fact]
     public async Task A_changed_report_updates_the_same_comment_and_an_unchanged_one_posts_nothing()
     {
-        var (id, repo) = await ProjectAsync("pub-update");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-update");
         var head = GitHubFixture.Sha("pub-update");
         fixture.Reports.Set(id, Reports.Regressed("pub-update", 2, head));
         await fixture.PublishAsync(id, 2);
@@ -67,7 +57,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
     [Fact]
     public async Task A_comment_posted_before_a_crash_is_found_by_its_marker_and_updated()
     {
-        var (id, repo) = await ProjectAsync("pub-crash");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-crash");
         var head = GitHubFixture.Sha("pub-crash");
         // More than a page of discussion (GitHub pages by 30) before it, so the search has to follow the Link header.
         for (var i = 0; i < 40; i++) GitHub.AddComment(repo, 3, $"Looks slow to me ({i})", login: "octocat");
@@ -83,13 +73,13 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
         Assert.Equal(41, GitHub.CommentsOn(repo, 3).Count);
         Assert.Equal(CommentRenderer.Render(report), GitHub.CommentsOn(repo, 3)[^1].Body);
         Assert.Equal(2, GitHub.CallsTo("GET", "/repos/octo/pub-crash/issues/3/comments").Count);
-        Assert.Equal(orphan.Id, (await RowAsync(id, 3))!.GitHubCommentId);
+        Assert.Equal(orphan.Id, (await fixture.CommentRowAsync(id, 3))!.GitHubCommentId);
     }
 
     [Fact]
     public async Task A_deleted_comment_is_posted_again()
     {
-        var (id, repo) = await ProjectAsync("pub-deleted");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-deleted");
         var head = GitHubFixture.Sha("pub-deleted");
         fixture.Reports.Set(id, Reports.Regressed("pub-deleted", 10, head));
         await fixture.PublishAsync(id, 10);
@@ -99,14 +89,14 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
         await fixture.PublishAsync(id, 10);
 
         var comment = Assert.Single(GitHub.CommentsOn(repo, 10));
-        Assert.Equal(comment.Id, (await RowAsync(id, 10))!.GitHubCommentId);
+        Assert.Equal(comment.Id, (await fixture.CommentRowAsync(id, 10))!.GitHubCommentId);
         Assert.Equal("success", GitHub.StatusesOf(repo, head).Last().State);
     }
 
     [Fact]
     public async Task Until_there_are_results_only_the_pending_status_is_set()
     {
-        var (id, repo) = await ProjectAsync("pub-pending");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-pending");
         var head = GitHubFixture.Sha("pub-pending");
         fixture.Reports.Set(id, Reports.For("pub-pending", 11, head) with { PendingProfiles = ["m1-pro"] });
 
@@ -120,7 +110,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
     [Fact]
     public async Task A_huge_report_fits_in_one_comment()
     {
-        var (id, repo) = await ProjectAsync("pub-huge");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-huge");
         var rows = Enumerable.Range(0, 5_000).Select(i => Reports.Row($"Demo.Generated.Case{i:0000}(Size: {i})", i < 40 ? RowOutcome.Regression : RowOutcome.NoChange));
         fixture.Reports.Set(id, Reports.For("pub-huge", 12, GitHubFixture.Sha("pub-huge"), [.. rows]));
 
@@ -134,7 +124,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
     [Fact]
     public async Task Concurrent_publishes_of_one_pull_request_post_one_comment()
     {
-        var (id, repo) = await ProjectAsync("pub-race");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-race");
         fixture.Reports.Set(id, Reports.Regressed("pub-race", 13, GitHubFixture.Sha("pub-race")));
 
         await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => fixture.PublishAsync(id, 13)));

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using Hangfire;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Octokit;
 using PerfService.PullRequests;
@@ -12,19 +11,10 @@ public class PublishRetryTests(GitHubFixture fixture) : IClassFixture<GitHubFixt
 {
     private FakeGitHub GitHub => fixture.GitHub;
 
-    private async Task<(long Id, string Repo)> ProjectAsync(string slug)
-    {
-        var repo = $"octo/{slug}";
-        return (await fixture.CreateProjectAsync(slug, repo), repo);
-    }
-
-    private Task<Data.Entities.PullRequestComment?> RowAsync(long projectId, int pullRequest) =>
-        fixture.App.WithDbAsync(db => db.PullRequestComments.AsNoTracking().SingleOrDefaultAsync(c => c.ProjectId == projectId && c.PullRequest == pullRequest));
-
     [Fact]
     public async Task A_created_comment_whose_response_was_lost_is_not_posted_twice()
     {
-        var (id, repo) = await ProjectAsync("pub-lost");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-lost");
         fixture.Reports.Set(id, Reports.Regressed("pub-lost", 4, GitHubFixture.Sha("pub-lost")));
         GitHub.Inject(new Fault("POST", "/repos/octo/pub-lost/issues/4/comments", FaultKind.FailAfterProcessing));
 
@@ -32,13 +22,13 @@ public class PublishRetryTests(GitHubFixture fixture) : IClassFixture<GitHubFixt
 
         var comment = Assert.Single(GitHub.CommentsOn(repo, 4));
         Assert.Single(GitHub.CallsTo("POST", "/repos/octo/pub-lost/issues/4/comments"));
-        Assert.Equal(comment.Id, (await RowAsync(id, 4))!.GitHubCommentId);
+        Assert.Equal(comment.Id, (await fixture.CommentRowAsync(id, 4))!.GitHubCommentId);
     }
 
     [Fact]
     public async Task A_server_error_is_retried_and_the_comment_posted_once()
     {
-        var (id, repo) = await ProjectAsync("pub-500");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-500");
         fixture.Reports.Set(id, Reports.Regressed("pub-500", 5, GitHubFixture.Sha("pub-500")));
         GitHub.Inject(new Fault("POST", "/repos/octo/pub-500/issues/5/comments", FaultKind.ServerError),
             new Fault("POST", "/repos/octo/pub-500/statuses/", FaultKind.ServerError));
@@ -53,7 +43,7 @@ public class PublishRetryTests(GitHubFixture fixture) : IClassFixture<GitHubFixt
     [Fact]
     public async Task Persistent_server_errors_fail_the_job_so_that_hangfire_retries_it()
     {
-        var (id, repo) = await ProjectAsync("pub-down");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-down");
         fixture.Reports.Set(id, Reports.Regressed("pub-down", 6, GitHubFixture.Sha("pub-down")));
         GitHub.Inject([.. Enumerable.Repeat(new Fault("GET", "/repos/octo/pub-down/issues/6/comments", FaultKind.ServerError), 3)]);
 
@@ -70,7 +60,7 @@ public class PublishRetryTests(GitHubFixture fixture) : IClassFixture<GitHubFixt
     [Fact]
     public async Task A_short_rate_limit_is_waited_out_not_hammered()
     {
-        var (id, repo) = await ProjectAsync("pub-403");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-403");
         fixture.Reports.Set(id, Reports.Regressed("pub-403", 7, GitHubFixture.Sha("pub-403")));
         GitHub.Inject(new Fault("POST", "/repos/octo/pub-403/issues/7/comments", FaultKind.RateLimited, Seconds: 2));
 
@@ -85,7 +75,7 @@ public class PublishRetryTests(GitHubFixture fixture) : IClassFixture<GitHubFixt
     [Fact]
     public async Task Retry_after_is_honoured()
     {
-        var (id, repo) = await ProjectAsync("pub-429");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-429");
         var head = GitHubFixture.Sha("pub-429");
         fixture.Reports.Set(id, Reports.Regressed("pub-429", 8, head));
         GitHub.Inject(new Fault("POST", "/repos/octo/pub-429/statuses/", FaultKind.TooManyRequests, Seconds: 1));
@@ -101,7 +91,7 @@ public class PublishRetryTests(GitHubFixture fixture) : IClassFixture<GitHubFixt
     [Fact]
     public async Task A_long_rate_limit_reschedules_the_job_at_the_reset()
     {
-        var (id, repo) = await ProjectAsync("pub-later");
+        var (id, repo) = await fixture.CreateOctoProjectAsync("pub-later");
         var head = GitHubFixture.Sha("pub-later");
         fixture.Reports.Set(id, Reports.Regressed("pub-later", 9, head));
         GitHub.Inject(new Fault("POST", "/repos/octo/pub-later/statuses/", FaultKind.RateLimited, Seconds: 3600));

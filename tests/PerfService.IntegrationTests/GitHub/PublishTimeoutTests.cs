@@ -1,5 +1,3 @@
-using Microsoft.EntityFrameworkCore;
-
 namespace PerfService.IntegrationTests.GitHub;
 
 /// <summary>A service whose GitHub calls time out after 5 s, so that a test can wait one out.</summary>

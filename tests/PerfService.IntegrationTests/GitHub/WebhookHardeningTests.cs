@@ -1,11 +1,6 @@
-using System.Net;
-using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json;
-using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.PullRequests;
 
 namespace PerfService.IntegrationTests.GitHub;

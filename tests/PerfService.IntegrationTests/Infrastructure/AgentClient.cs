@@ -1,8 +1,4 @@
-using System.Net;
-using System.Net.Http.Json;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 
 namespace PerfService.IntegrationTests.Infrastructure;
 

@@ -1,13 +1,10 @@
 using System.Net.Http.Headers;
-using System.Net.Http.Json;
 using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Time.Testing;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.Data;
 
 namespace PerfService.IntegrationTests.Infrastructure;

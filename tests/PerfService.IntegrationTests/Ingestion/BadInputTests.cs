@@ -1,12 +1,6 @@
 using System.IO.Compression;
-using System.Net;
-using System.Net.Http.Json;
 using System.Text;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Ingestion;
 

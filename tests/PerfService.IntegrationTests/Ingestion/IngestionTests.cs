@@ -1,10 +1,4 @@
-using System.Net;
-using System.Net.Http.Json;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.Runs;
 
 namespace PerfService.IntegrationTests.Ingestion;

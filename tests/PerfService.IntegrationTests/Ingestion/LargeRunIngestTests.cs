@@ -1,10 +1,5 @@
 using System.IO.Compression;
-using System.Net;
-using System.Net.Http.Json;
 using Npgsql;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Ingestion;
 
@@ -120,6 +115,11 @@ public class LargeRunIngestTests(PerfServiceApp app) : IClassFixture<PerfService
         var benchmark = await ScalarAsync<long>($"SELECT min(benchmark_id) FROM results WHERE run_id = {run.RunId}");
         await ExecAsync($"DELETE FROM benchmarks WHERE id = {benchmark}");
         Assert.Equal(49L, await ScalarAsync<long>($"SELECT count(*) FROM results WHERE run_id = {run.RunId}"));
+        // The service remembered that benchmark's id from the first run: the next run of the suite must not reference it.
+        var next = await IngestionTests.Post(client, Meta("large-refs", "dd00000002"), null, ("r.json", Results(50)));
+        Assert.Equal(HttpStatusCode.Created, next.StatusCode);
+        var stored = (await next.Content.ReadFromJsonAsync<RunCreated>())!;
+        Assert.Equal(50L, await ScalarAsync<long>($"SELECT count(*) FROM results x JOIN benchmarks b ON b.id = x.benchmark_id WHERE x.run_id = {stored.RunId}"));
         await ExecAsync($"DELETE FROM runs WHERE id = {run.RunId}");
         Assert.Equal(0L, await ScalarAsync<long>($"SELECT count(*) FROM results WHERE run_id = {run.RunId}"));
     }

@@ -1,16 +1,10 @@
 using System.IO.Compression;
-using System.Net;
-using System.Net.Http.Json;
 using System.Text;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.Ingestion;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Ingestion;
 

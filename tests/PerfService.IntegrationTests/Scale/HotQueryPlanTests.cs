@@ -1,7 +1,6 @@
 using System.Text.Json;
 using Npgsql;
 using PerfService.Dashboard;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Scale;
 

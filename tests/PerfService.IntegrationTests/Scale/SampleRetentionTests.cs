@@ -1,10 +1,6 @@
-using System.Net.Http.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using PerfService.Auth;
 using PerfService.Background;
-using PerfService.Core.Contracts;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Scale;

@@ -1,9 +1,5 @@
-using System.Net.Http.Json;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.IntegrationTests.Dashboard;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Security;
 

@@ -1,12 +1,7 @@
 using System.Net.Http.Headers;
-using System.Net.Http.Json;
-using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Dashboard;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Security;
 

@@ -1,10 +1,5 @@
-using System.Net;
 using System.Net.Http.Headers;
-using System.Net.Http.Json;
-using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
-using PerfService.Auth;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Security;
 

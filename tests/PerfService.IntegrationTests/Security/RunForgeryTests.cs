@@ -1,11 +1,5 @@
-using System.Net;
-using System.Net.Http.Json;
 using Microsoft.AspNetCore.Mvc;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
-using PerfService.Core.Contracts;
 using PerfService.IntegrationTests.Comparison;
-using PerfService.IntegrationTests.Infrastructure;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Security;

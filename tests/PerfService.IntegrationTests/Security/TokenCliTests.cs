@@ -1,9 +1,5 @@
 using System.CommandLine;
-using System.Net;
 using System.Net.Http.Headers;
-using Microsoft.EntityFrameworkCore;
-using PerfService.Auth;
-using PerfService.IntegrationTests.Infrastructure;
 
 namespace PerfService.IntegrationTests.Security;
 

@@ -11,21 +11,14 @@ namespace PerfService.Core.Parsing.Counters;
 /// layout: a <c>unit</c> column, a name column and a <c>value</c> column, one row per measurement. Specified in
 /// COUNTER_TABLES.md next to this folder.
 /// </summary>
-public sealed class CounterTableParser : IResultParser
+public sealed class CounterTableParser : FileByFileParser
 {
-    public string Format => "counters";
+    public override string Format => "counters";
 
     private static readonly HashSet<string> _labelNames = new(StringComparer.OrdinalIgnoreCase)
         { "time", "elapsed", "second", "seconds", "t", "tick", "timestamp", "row", "#", "n", "iteration" };
 
     private static readonly string[] _nameColumns = ["benchmark", "name", "counter", "metric", "method", "test"];
-
-    public ParseResult Parse(IReadOnlyList<Artifact> files)
-    {
-        var sink = new ResultSink(Format);
-        foreach (var file in files) ParseFile(file, sink);
-        return sink.ToResult();
-    }
 
     private sealed class Series(BenchmarkResult identity)
     {
@@ -33,7 +26,7 @@ public sealed class CounterTableParser : IResultParser
         public List<double> Samples { get; } = [];
     }
 
-    private static void ParseFile(Artifact file, ResultSink sink)
+    private protected override void ParseFile(Artifact file, ResultSink sink)
     {
         var bytes = Utf8.WithoutBom(file.Content);
         if (Utf8.IsBlank(bytes.Span)) throw new ParseException(file.Path, null, "the file is empty");

@@ -7,21 +7,12 @@ namespace PerfService.Core.Parsing.Generic;
 /// PerfService's own JSON for custom harnesses (messaging counters, load generators): the fields map one to one
 /// onto <see cref="BenchmarkResult"/>. The format is specified in GENERIC_JSON.md next to this file.
 /// </summary>
-public sealed class GenericJsonParser : IResultParser
+public sealed class GenericJsonParser : JsonFileParser
 {
-    public string Format => "json";
+    public override string Format => "json";
 
-    public ParseResult Parse(IReadOnlyList<Artifact> files)
+    private protected override void ParseRoot(JsonAtPath root, Artifact file, ResultSink sink)
     {
-        var sink = new ResultSink(Format);
-        foreach (var file in files) ParseFile(file, sink);
-        return sink.ToResult();
-    }
-
-    private static void ParseFile(Artifact file, ResultSink sink)
-    {
-        using var document = JsonInput.Parse(file);
-        var root = JsonAtPath.Root(document, file.Path);
         if (!root.IsObject || root.Get("results") is not { IsArray: true } results)
             throw root.Error("expected PerfService generic JSON: an object with a \"results\" array (see GENERIC_JSON.md)");
         if (root.Get("environment") is { } environment)

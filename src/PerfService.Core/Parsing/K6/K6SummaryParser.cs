@@ -10,21 +10,12 @@ namespace PerfService.Core.Parsing.K6;
 /// rate, passes, fails, value…). Per-check results use Name "checks" with the check's group path as parameter.
 /// Failed thresholds become warnings: they are k6's verdict, not a measurement.
 /// </summary>
-public sealed class K6SummaryParser : IResultParser
+public sealed class K6SummaryParser : JsonFileParser
 {
-    public string Format => "k6";
+    public override string Format => "k6";
 
-    public ParseResult Parse(IReadOnlyList<Artifact> files)
+    private protected override void ParseRoot(JsonAtPath root, Artifact file, ResultSink sink)
     {
-        var sink = new ResultSink(Format);
-        foreach (var file in files) ParseFile(file, sink);
-        return sink.ToResult();
-    }
-
-    private static void ParseFile(Artifact file, ResultSink sink)
-    {
-        using var document = JsonInput.Parse(file);
-        var root = JsonAtPath.Root(document, file.Path);
         if (!root.IsObject || root.Get("metrics") is not { IsObject: true } metrics)
             throw root.Error("expected a k6 summary: an object with a \"metrics\" object (--summary-export or handleSummary data)");
         var before = sink.Results.Count;
