@@ -86,7 +86,7 @@ public static class AgentJobsApi
         await db.SaveChangesAsync(ct);
         var wait = TimeSpan.FromSeconds(Math.Clamp(waitSeconds ?? 30, 0, options.Value.MaxClaimWaitSeconds));
         // A token bound to a project claims that project's jobs only; so does an agent registered with such a token.
-        var project = user.BoundProject() ?? await db.Tokens.Where(t => t.Id == agent.TokenId).Select(t => t.ProjectId).FirstOrDefaultAsync(ct);
+        var project = user.BoundProject() ?? await db.Agents.Where(a => a.Id == agent.Id).Select(a => a.Token!.ProjectId).FirstOrDefaultAsync(ct);
         var job = await queue.ClaimAsync(agent.Id, agent.ProfileId, project, wait, ct);
         return job is null ? TypedResults.NoContent() : TypedResults.Ok(job);
     }

@@ -35,18 +35,18 @@ public static class JobsQueries
     public static async Task<Ok<List<AgentDto>>> Agents(PerfDbContext db, HttpContext http, CancellationToken ct)
     {
         var visible = db.VisibleProjects(http.User);
-        var agents = db.Agents.AsNoTracking().Where(a => !db.Tokens.Any(t => t.Id == a.TokenId && t.ProjectId != null && !visible.Any(p => p.Id == t.ProjectId)));
+        var agents = db.Agents.AsNoTracking().Where(a => a.Token == null || a.Token.ProjectId == null || visible.Any(p => p.Id == a.Token.ProjectId));
         return TypedResults.Ok(await agents.OrderBy(a => a.Name).Select(a => new AgentDto(
-            a.Id, a.Name, db.Profiles.Where(p => p.Id == a.ProfileId).Select(p => p.Name).First(), a.ProfileMismatch, a.Machine,
+            a.Id, a.Name, a.Profile!.Name, a.ProfileMismatch, a.Machine,
             a.RegisteredAt, a.LastSeenAt,
             db.Jobs.Where(j => j.AgentId == a.Id && j.State == JobState.Running && visible.Any(p => p.Id == j.ProjectId)).Select(j => (long?)j.Id).FirstOrDefault())).ToListAsync(ct));
     }
 
     public static IQueryable<JobDto> Project(PerfDbContext db, IQueryable<Job> jobs, bool withLog) =>
-        jobs.Select(j => new JobDto(j.Id, db.Projects.Where(p => p.Id == j.ProjectId).Select(p => p.Slug).First(), j.Kind.ToString(),
-            j.Commit, j.BaseCommit, j.Branch, j.PullRequest, j.Suites, db.Profiles.Where(p => p.Id == j.ProfileId).Select(p => p.Name).First(),
+        jobs.Select(j => new JobDto(j.Id, j.Project!.Slug, j.Kind.ToString(),
+            j.Commit, j.BaseCommit, j.Branch, j.PullRequest, j.Suites, j.Profile!.Name,
             j.Priority, j.State.ToString(), j.Attempts, j.MaxAttempts, j.Rounds, j.Quick,
-            db.Agents.Where(a => a.Id == j.AgentId).Select(a => a.Name).FirstOrDefault(), j.LeaseExpiresAt, j.Progress, j.Reason,
+            j.Agent!.Name, j.LeaseExpiresAt, j.Progress, j.Reason,
             j.CreatedAt, j.StartedAt, j.FinishedAt, withLog ? j.Log : null, j.Untrusted));
 }
 

@@ -53,7 +53,7 @@ internal static class AlertGroupsEndpoints
     {
         var group = await db.AlertGroups.AsNoTracking().FirstOrDefaultAsync(g => g.Id == id, ct);
         if (group is null) return null;
-        var slug = await db.Projects.Where(p => p.Id == group.ProjectId).Select(p => p.Slug).FirstAsync(ct);
+        var slug = await db.AlertGroups.Where(g => g.Id == id).Select(g => g.Project!.Slug).FirstAsync(ct);
         var summary = (await SummariseAsync(db, slug, [group], ct))[0];
         var members = await AlertsEndpoints.Project(db, db.Alerts.AsNoTracking().Where(a => a.AlertGroupId == id).OrderBy(a => a.Id)).ToListAsync(ct);
         return new AlertGroupDetailDto(summary, members);

@@ -33,7 +33,7 @@ internal static class AlertsEndpoints
                 return Problems.BadRequest("state is one of active, acknowledged, invalid, fixed, open");
             alerts = alerts.Where(a => a.State == s);
         }
-        if (profile is not null) alerts = alerts.Where(a => db.Profiles.Any(p => p.Id == a.ProfileId && p.Name == profile));
+        if (profile is not null) alerts = alerts.Where(a => a.Profile!.Name == profile);
         if (ungrouped == true) alerts = alerts.Where(a => a.AlertGroupId == null);
         if (cursor is not null)
         {
@@ -67,10 +67,7 @@ internal static class AlertsEndpoints
 
     internal static IQueryable<AlertDto> Project(PerfDbContext db, IQueryable<Alert> alerts) =>
         alerts.Select(a => new AlertDto(a.Id,
-            db.Projects.Where(p => p.Id == a.ProjectId).Select(p => p.Slug).First(),
-            a.Kind.ToString(), a.State.ToString(), a.BenchmarkId,
-            db.Benchmarks.Where(b => b.Id == a.BenchmarkId).Select(b => b.Key).FirstOrDefault(),
-            db.Measures.Where(m => m.Id == a.MeasureId).Select(m => m.Name).FirstOrDefault(),
-            db.Profiles.Where(p => p.Id == a.ProfileId).Select(p => p.Name).FirstOrDefault(),
+            a.Project!.Slug, a.Kind.ToString(), a.State.ToString(), a.BenchmarkId,
+            a.Benchmark!.Key, a.Measure!.Name, a.Profile!.Name,
             a.RunId, a.FromCommit, a.ToCommit, a.Summary, a.IssueUrl, a.CreatedAt, a.UpdatedAt, a.AlertGroupId, a.Change));
 }

@@ -68,7 +68,7 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         var profiles = await db.Profiles.AsNoTracking().Where(p => profileIds.Contains(p.Id)).ToDictionaryAsync(p => p.Id, p => p.Name, ct);
         var branchIds = runs.Where(r => r.BranchId != null).Select(r => r.BranchId!.Value).Distinct().ToList();
         var defaultBranches = await db.Branches.AsNoTracking()
-            .Where(b => branchIds.Contains(b.Id) && db.Projects.Any(p => p.Id == b.ProjectId && p.DefaultBranch == b.Name)).Select(b => b.Id).ToListAsync(ct);
+            .Where(b => branchIds.Contains(b.Id) && b.Project!.DefaultBranch == b.Name).Select(b => b.Id).ToListAsync(ct);
         var results = (await RunResults.LoadAsync(db, runIds, ct)).ToLookup(r => r.RunId);
 
         var analysed = new List<RunAnalysed>(runs.Count);

@@ -72,7 +72,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
                 var first = failed[0];
                 var broke = results.FirstOrDefault(r => r.Result.Key == first.Benchmark
                     && string.Equals(r.Result.Measure, first.Target.Measure, StringComparison.OrdinalIgnoreCase));
-                commit ??= await db.Commits.Where(c => c.Id == run.CommitId).Select(c => c.Sha).FirstOrDefaultAsync(ct);
+                commit ??= await db.Runs.Where(r => r.Id == run.Id).Select(r => r.Commit!.Sha).FirstOrDefaultAsync(ct);
                 var what = first.IsRelative || first.Benchmark is null ? first.Reason : $"{first.Benchmark}: {first.Reason}";
                 var more = failed.Count > 1 ? $" (and {failed.Count - 1} more)" : "";
                 await alerts.OpenAsync(new Alert
@@ -103,6 +103,6 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
     /// request (the rule <see cref="Ingestion.IngestService"/> stores targets by).</summary>
     private Task<bool> DeclaredProjectTargetsAsync(Run run, CancellationToken ct) =>
         run.PullRequest is null && run.Role == "head" && run.BranchId is { } branchId
-            ? db.Branches.AnyAsync(b => b.Id == branchId && db.Projects.Any(p => p.Id == run.ProjectId && p.DefaultBranch == b.Name), ct)
+            ? db.Branches.AnyAsync(b => b.Id == branchId && b.Project!.DefaultBranch == b.Name, ct)
             : Task.FromResult(false);
 }

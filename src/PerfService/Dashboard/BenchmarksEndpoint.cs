@@ -52,7 +52,7 @@ internal static class BenchmarksEndpoint
             b.Name,
             b.Parameters,
             b.Job,
-            Suite = db.Suites.Where(s => s.Id == b.SuiteId).Select(s => s.Name).First(),
+            Suite = b.Suite!.Name,
             // One index probe per known measure: cheaper than DISTINCT over a benchmark's whole history.
             Measures = db.Measures.Where(m => db.Results.Any(r => r.BenchmarkId == b.Id && r.MeasureId == m.Id))
                 .OrderBy(m => m.Name).Select(m => new { m.Name, m.Unit, m.Direction }).ToList(),

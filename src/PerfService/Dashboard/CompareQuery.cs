@@ -55,8 +55,8 @@ internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource
                 .Select(r => new
                 {
                     r.ProfileId,
-                    Sha = db.Commits.Where(c => c.Id == r.CommitId).Select(c => c.Sha).First(),
-                    Profile = db.Profiles.Where(p => p.Id == r.ProfileId).Select(p => p.Name).First()
+                    Sha = r.Commit!.Sha,
+                    Profile = r.Profile!.Name
                 })
                 .FirstOrDefaultAsync(ct);
             return run is null ? (null, Problems.NotFound($"run {runId} is not in this project")) : (new CompareSide(spec, run.Sha, run.ProfileId, run.Profile, [runId]), null);

@@ -19,10 +19,7 @@ public static class DashboardApi
             .WithDescription("Filter by parameters with param.NAME=VALUE (repeatable); q matches name or key.");
         api.MapGet("/projects/{slug}/series", SeriesEndpoint.Get).WithSummary("Get a benchmark's history on a branch, one line per profile")
             .WithDescription(SeriesOpenApi.Description).AddOpenApiOperationTransformer(SeriesOpenApi.DescribeResponsesAsync);
-        api.MapGet("/projects/{slug}/runs", RunsEndpoints.List).WithSummary("List a project's runs, newest first").Produces<string>(StatusCodes.Status200OK, "text/csv");
         api.MapGet("/projects/{slug}/compare", CompareEndpoint.Get).WithSummary("Compare two commits or runs benchmark by benchmark");
-        api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts).WithSummary("Get a run's verdicts against its baseline");
-        api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets).WithSummary("Get a run's target results");
 
         api.MapAlertsApi();
         return api;

@@ -10,3 +10,13 @@ public sealed record ResultDto(
     double? Value, double? Median, double? StdDev, double? CiLower, double? CiUpper, int SampleCount, double[]? Samples, string? Error);
 
 public sealed record RunDetailDto(RunDto Run, IReadOnlyList<ResultDto> Results, IReadOnlyList<string> Artifacts);
+
+public sealed record RunRowDto(long Id, string Commit, string? Branch, int? PullRequest, string Profile, string Suite, string Role,
+    int Round, long? JobId, DateTimeOffset CreatedAt, int Results, int Errors);
+
+/// <summary><paramref name="Change"/> is relative (0.1 = 10 % more than base), with its confidence interval.</summary>
+public sealed record VerdictDto(long BenchmarkId, string Benchmark, string Measure, string Unit, string Direction, string Profile,
+    string Outcome, double? BaseMedian, double? HeadMedian, double? Change, double? ChangeCiLower, double? ChangeCiUpper,
+    double? PValue, double? AdjustedPValue, double Threshold, int BaseSamples, int HeadSamples, string? Reason);
+
+public sealed record TargetResultDto(long Id, string Name, string Outcome, double? Actual, double? Limit, string? Detail);

@@ -13,8 +13,11 @@ public static class RunsApi
     public static RouteGroupBuilder MapRunsApi(this IEndpointRouteBuilder app)
     {
         var api = app.MapGroup("/api/v1").WithTags("Runs").RequireRateLimiting(DashboardRateLimiting.Policy);
+        api.MapGet("/projects/{slug}/runs", RunsEndpoints.List).WithSummary("List a project's runs, newest first").Produces<string>(StatusCodes.Status200OK, "text/csv");
         api.MapGet("/runs/{runId:long}", GetRun).WithSummary("Get a run with its results and artifacts");
         api.MapGet("/runs/{runId:long}/artifacts/{**path}", GetArtifact).WithSummary("Download one of a run's uploaded files");
+        api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts).WithSummary("Get a run's verdicts against its baseline");
+        api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets).WithSummary("Get a run's target results");
         return api;
     }
 
@@ -22,13 +25,8 @@ public static class RunsApi
     {
         var id = runId;
         var run = await db.Runs.AsNoTracking().Where(r => r.Id == id).Select(r => new RunDto(
-                r.Id, db.Projects.Where(p => p.Id == r.ProjectId).Select(p => p.Slug).First(),
-                db.Commits.Where(c => c.Id == r.CommitId).Select(c => c.Sha).First(),
-                db.Branches.Where(b => b.Id == r.BranchId).Select(b => b.Name).FirstOrDefault(),
-                r.PullRequest, db.Commits.Where(c => c.Id == r.BaseCommitId).Select(c => c.Sha).FirstOrDefault(),
-                db.Profiles.Where(p => p.Id == r.ProfileId).Select(p => p.Name).First(),
-                db.Agents.Where(a => a.Id == r.AgentId).Select(a => a.Name).FirstOrDefault(),
-                r.JobId, db.Suites.Where(s => s.Id == r.SuiteId).Select(s => s.Name).First(), r.Role, r.Round,
+                r.Id, r.Project!.Slug, r.Commit!.Sha, r.Branch!.Name, r.PullRequest, r.BaseCommit!.Sha, r.Profile!.Name,
+                r.Agent!.Name, r.JobId, r.Suite!.Name, r.Role, r.Round,
                 r.Format, r.ProfileMismatch, r.EnvironmentFingerprint, r.CreatedAt))
             .FirstOrDefaultAsync(ct);
         if (run is null) return TypedResults.NotFound();

@@ -1,6 +1,8 @@
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
 
+using PerfService.Runs;
+
 namespace PerfService.IntegrationTests.Dashboard;
 
 public class RunsAndOverviewTests(HistoryApp app) : IClassFixture<HistoryApp>

@@ -10,8 +10,8 @@ public class AgentConfiguration : IEntityTypeConfiguration<Agent>
     {
         b.Property(x => x.Name).HasMaxLength(200);
         b.Property(x => x.Machine).HasColumnType("jsonb");
-        b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
-        b.HasOne<ApiToken>().WithMany().HasForeignKey(x => x.TokenId).OnDelete(DeleteBehavior.SetNull);
+        b.HasOne(x => x.Profile).WithMany().HasForeignKey(x => x.ProfileId);
+        b.HasOne(x => x.Token).WithMany().HasForeignKey(x => x.TokenId).OnDelete(DeleteBehavior.SetNull);
         b.HasIndex(x => x.Name).IsUnique();
     }
 }

@@ -12,10 +12,10 @@ public class AlertConfiguration : IEntityTypeConfiguration<Alert>
         b.Property(x => x.FromCommit).HasMaxLength(64);
         b.Property(x => x.ToCommit).HasMaxLength(64);
         b.Property(x => x.Details).HasColumnType("jsonb");
-        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        b.HasOne<Benchmark>().WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
-        b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
-        b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
+        b.HasOne(x => x.Project).WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
+        b.HasOne(x => x.Benchmark).WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
+        b.HasOne(x => x.Measure).WithMany().HasForeignKey(x => x.MeasureId);
+        b.HasOne(x => x.Profile).WithMany().HasForeignKey(x => x.ProfileId);
         b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.SetNull);
         b.HasOne<AlertGroup>().WithMany().HasForeignKey(x => x.AlertGroupId).OnDelete(DeleteBehavior.SetNull);
         b.HasIndex(x => x.AlertGroupId);

@@ -11,9 +11,9 @@ public class JobConfiguration : IEntityTypeConfiguration<Job>
         b.Property(x => x.Commit).HasMaxLength(64);
         b.Property(x => x.BaseCommit).HasMaxLength(64);
         b.Property(x => x.Branch).HasMaxLength(250);
-        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
-        b.HasOne<Agent>().WithMany().HasForeignKey(x => x.AgentId).OnDelete(DeleteBehavior.SetNull);
+        b.HasOne(x => x.Project).WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
+        b.HasOne(x => x.Profile).WithMany().HasForeignKey(x => x.ProfileId);
+        b.HasOne(x => x.Agent).WithMany().HasForeignKey(x => x.AgentId).OnDelete(DeleteBehavior.SetNull);
         // The claim query: queued jobs of a profile by priority then age.
         b.HasIndex(x => new { x.ProfileId, x.State, x.Priority, x.CreatedAt });
         b.HasIndex(x => new { x.State, x.LeaseExpiresAt });

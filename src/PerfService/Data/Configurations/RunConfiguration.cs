@@ -14,14 +14,14 @@ public class RunConfiguration : IEntityTypeConfiguration<Run>
         b.Property(x => x.DeclaredTargets).HasColumnType("jsonb");
         b.Property(x => x.EnvironmentFingerprint).HasMaxLength(64);
         b.Property(x => x.IdempotencyKey).HasMaxLength(200);
-        b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        b.HasOne<Commit>().WithMany().HasForeignKey(x => x.CommitId);
-        b.HasOne<Commit>().WithMany().HasForeignKey(x => x.BaseCommitId);
-        b.HasOne<Branch>().WithMany().HasForeignKey(x => x.BranchId);
-        b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
-        b.HasOne<Agent>().WithMany().HasForeignKey(x => x.AgentId).OnDelete(DeleteBehavior.SetNull);
+        b.HasOne(x => x.Project).WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
+        b.HasOne(x => x.Commit).WithMany().HasForeignKey(x => x.CommitId);
+        b.HasOne(x => x.BaseCommit).WithMany().HasForeignKey(x => x.BaseCommitId);
+        b.HasOne(x => x.Branch).WithMany().HasForeignKey(x => x.BranchId);
+        b.HasOne(x => x.Profile).WithMany().HasForeignKey(x => x.ProfileId);
+        b.HasOne(x => x.Agent).WithMany().HasForeignKey(x => x.AgentId).OnDelete(DeleteBehavior.SetNull);
         b.HasOne<Job>().WithMany().HasForeignKey(x => x.JobId).OnDelete(DeleteBehavior.SetNull);
-        b.HasOne<Suite>().WithMany().HasForeignKey(x => x.SuiteId);
+        b.HasOne(x => x.Suite).WithMany().HasForeignKey(x => x.SuiteId);
         // A repeated post with the same key returns the first run (per project).
         b.HasIndex(x => new { x.ProjectId, x.IdempotencyKey }).IsUnique().HasFilter("idempotency_key IS NOT NULL");
         // The latest runs of a project.

@@ -11,4 +11,8 @@ public class Agent
     public bool ProfileMismatch { get; set; }
     public DateTimeOffset RegisteredAt { get; set; }
     public DateTimeOffset LastSeenAt { get; set; }
+
+    // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
+    public HardwareProfile? Profile { get; set; }
+    public ApiToken? Token { get; set; }
 }

@@ -28,4 +28,10 @@ public class Alert
     public long? AlertGroupId { get; set; }
     public DateTimeOffset CreatedAt { get; set; }
     public DateTimeOffset UpdatedAt { get; set; }
+
+    // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
+    public Project? Project { get; set; }
+    public Benchmark? Benchmark { get; set; }
+    public Measure? Measure { get; set; }
+    public HardwareProfile? Profile { get; set; }
 }

@@ -24,4 +24,7 @@ public class AlertGroup
     public DateTimeOffset UpdatedAt { get; set; }
 
     public const string MainScope = "main";
+
+    // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
+    public Project? Project { get; set; }
 }

@@ -13,4 +13,7 @@ public class Benchmark
     /// <summary>Parameters as a JSON object, in the harness's order.</summary>
     public string Parameters { get; set; } = "{}";
     public string? Job { get; set; }
+
+    // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
+    public Suite? Suite { get; set; }
 }

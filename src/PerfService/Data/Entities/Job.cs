@@ -38,4 +38,9 @@ public class Job
     public DateTimeOffset CreatedAt { get; set; }
     public DateTimeOffset? StartedAt { get; set; }
     public DateTimeOffset? FinishedAt { get; set; }
+
+    // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
+    public Project? Project { get; set; }
+    public HardwareProfile? Profile { get; set; }
+    public Agent? Agent { get; set; }
 }

@@ -34,4 +34,13 @@ public class Run
     public string? DeclaredTargets { get; set; }
     /// <summary>When sample retention removed this run's samples (only summaries remain); null while they are kept.</summary>
     public DateTimeOffset? SamplesSummarisedAt { get; set; }
+
+    // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
+    public Project? Project { get; set; }
+    public Commit? Commit { get; set; }
+    public Commit? BaseCommit { get; set; }
+    public Branch? Branch { get; set; }
+    public HardwareProfile? Profile { get; set; }
+    public Agent? Agent { get; set; }
+    public Suite? Suite { get; set; }
 }

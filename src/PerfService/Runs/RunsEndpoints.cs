@@ -3,10 +3,12 @@ using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
+using PerfService.Dashboard;
 using PerfService.Data;
 
-namespace PerfService.Dashboard;
+namespace PerfService.Runs;
 
+/// <summary>The read side of a project's runs: the list (JSON or CSV), and each run's verdicts and targets.</summary>
 internal static class RunsEndpoints
 {
     /// <summary>A project's runs, newest first (by arrival; the cursor is the last row's time and id). <c>pr</c> narrows to one pull request.</summary>
@@ -28,11 +30,7 @@ internal static class RunsEndpoints
         }
         var rows = await runs.OrderByDescending(r => r.CreatedAt).ThenByDescending(r => r.Id).Take(take + 1)
             .Select(r => new RunRowDto(r.Id,
-                db.Commits.Where(c => c.Id == r.CommitId).Select(c => c.Sha).First(),
-                db.Branches.Where(b => b.Id == r.BranchId).Select(b => b.Name).FirstOrDefault(),
-                r.PullRequest,
-                db.Profiles.Where(p => p.Id == r.ProfileId).Select(p => p.Name).First(),
-                db.Suites.Where(s => s.Id == r.SuiteId).Select(s => s.Name).First(),
+                r.Commit!.Sha, r.Branch!.Name, r.PullRequest, r.Profile!.Name, r.Suite!.Name,
                 r.Role, r.Round, r.JobId, r.CreatedAt,
                 r.ResultCount, r.FailedCount))
             .ToListAsync(ct);
