@@ -7,6 +7,8 @@ using PerfService.Core.Contracts;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Dashboard;
+using Outcome = PerfService.Core.Comparison.Outcome;
+using PerfService.Core.Targets;
 
 namespace Dashboard.BrowserTests;
 
@@ -78,9 +80,9 @@ public static class BrowserSeed
         {
             // Main's latest maps runs: one target passing on one profile and failing on the other, one measured on i7 only.
             db.TargetResults.AddRange(
-                new TargetResult { RunId = mainI7, Name = "lookups under 1 µs", Outcome = TargetOutcomeKind.Pass, Actual = 0.8, Limit = 1 },
-                new TargetResult { RunId = mainRyzen, Name = "lookups under 1 µs", Outcome = TargetOutcomeKind.Fail, Actual = 1.3, Limit = 1 },
-                new TargetResult { RunId = mainI7, Name = "startup under 100 ms", Outcome = TargetOutcomeKind.NotMeasured, Limit = 100 });
+                new TargetResult { RunId = mainI7, Name = "lookups under 1 µs", Outcome = TargetStatus.Pass, Actual = 0.8, Limit = 1 },
+                new TargetResult { RunId = mainRyzen, Name = "lookups under 1 µs", Outcome = TargetStatus.Fail, Actual = 1.3, Limit = 1 },
+                new TargetResult { RunId = mainI7, Name = "startup under 100 ms", Outcome = TargetStatus.NotMeasured, Limit = 100 });
             await db.SaveChangesAsync();
             return 0;
         });
@@ -92,8 +94,8 @@ public static class BrowserSeed
         await site.WithDbAsync(async db =>
         {
             var goBenchmarks = db.Benchmarks.Where(b => db.Suites.Any(s => s.Id == b.SuiteId && s.ProjectId == projectId && s.Name == "maps")).OrderBy(b => b.Key).ToList();
-            var outcomes = new[] { (VerdictOutcome.Regression, 0.21), (VerdictOutcome.NoChange, 0.004), (VerdictOutcome.Improvement, -0.12),
-                (VerdictOutcome.NoChange, -0.01), (VerdictOutcome.Inconclusive, 0.06), (VerdictOutcome.Regression, 0.09) };
+            var outcomes = new[] { (Outcome.Regression, 0.21), (Outcome.NoChange, 0.004), (Outcome.Improvement, -0.12),
+                (Outcome.NoChange, -0.01), (Outcome.Inconclusive, 0.06), (Outcome.Regression, 0.09) };
             for (var i = 0; i < goBenchmarks.Count && i < outcomes.Length; i++)
             {
                 var (outcome, change) = outcomes[i];
@@ -111,8 +113,8 @@ public static class BrowserSeed
                     Change = change,
                     ChangeCiLower = change - 0.02,
                     ChangeCiUpper = change + 0.02,
-                    PValue = outcome == VerdictOutcome.NoChange ? 0.4 : 0.001,
-                    AdjustedPValue = outcome == VerdictOutcome.NoChange ? 0.6 : 0.004,
+                    PValue = outcome == Outcome.NoChange ? 0.4 : 0.001,
+                    AdjustedPValue = outcome == Outcome.NoChange ? 0.6 : 0.004,
                     Threshold = 0.05,
                     BaseSamples = 20,
                     HeadSamples = 20,
@@ -120,8 +122,8 @@ public static class BrowserSeed
                 });
             }
             db.TargetResults.AddRange(
-                new TargetResult { RunId = headRun, Name = "reads under 10 µs", Outcome = TargetOutcomeKind.Pass, Actual = 8.9, Limit = 10 },
-                new TargetResult { RunId = headRun, Name = "writes under 20 µs", Outcome = TargetOutcomeKind.Fail, Actual = 23.4, Limit = 20, Detail = "p50 23.4 µs > 20 µs" });
+                new TargetResult { RunId = headRun, Name = "reads under 10 µs", Outcome = TargetStatus.Pass, Actual = 8.9, Limit = 10 },
+                new TargetResult { RunId = headRun, Name = "writes under 20 µs", Outcome = TargetStatus.Fail, Actual = 23.4, Limit = 20, Detail = "p50 23.4 µs > 20 µs" });
             var online = new Agent { Name = "bench-01", ProfileId = 2, RegisteredAt = DateTimeOffset.UtcNow.AddDays(-3), LastSeenAt = DateTimeOffset.UtcNow };
             var offline = new Agent { Name = "bench-02", ProfileId = 1, RegisteredAt = DateTimeOffset.UtcNow.AddDays(-9), LastSeenAt = DateTimeOffset.UtcNow.AddHours(-2) };
             db.AddRange(online, offline);

@@ -1,6 +1,7 @@
 using System.Net.Http.Json;
 using PerfService.Core.Reports;
 using PerfService.IntegrationTests.Dashboard;
+using PerfService.Core.Comparison;
 
 namespace Dashboard.BrowserTests;
 
@@ -15,7 +16,7 @@ public class PullRequestChartsTests(DashboardSite site)
     {
         var report = (await site.Http().GetFromJsonAsync<PullRequestReport>("/api/v1/projects/demo/pulls/7/report",
             new System.Text.Json.JsonSerializerOptions(System.Text.Json.JsonSerializerDefaults.Web) { Converters = { new System.Text.Json.Serialization.JsonStringEnumConverter() } }))!;
-        var regressions = report.Rows.Where(r => r.Outcome == RowOutcome.Regression).OrderByDescending(r => Math.Abs(r.Change ?? 0)).ToList();
+        var regressions = report.Rows.Where(r => r.Outcome == Outcome.Regression).OrderByDescending(r => Math.Abs(r.Change ?? 0)).ToList();
         Assert.Equal(2, regressions.Count);
         // The seed's main has 14 commits on the job's profile, and the head run belongs to the job.
         Assert.All(regressions, r => Assert.Equal(14, r.History.Count));

@@ -8,6 +8,7 @@ using PerfService.Core.Contracts;
 using PerfService.Core.Results;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.GitHub;
+using Outcome = PerfService.Core.Comparison.Outcome;
 
 namespace PerfService.EndToEndTests;
 
@@ -47,7 +48,7 @@ public class AllocationRegressionEndToEndTests(RealReportsFixture fixture) : ICl
         var status = await WaitForStatusAsync(planted, "failure");
         Assert.Equal("failure", status.State);
         var alloc = await AllocationVerdictAsync(planted);
-        Assert.Equal(VerdictOutcome.Regression, alloc.Outcome);
+        Assert.Equal(Outcome.Regression, alloc.Outcome);
         Assert.True(alloc.HeadMedian - alloc.BaseMedian >= 65536, $"allocated {alloc.BaseMedian} -> {alloc.HeadMedian} bytes");
 
         // A/A: a head that changes no code. Timing verdicts may go either way on a busy machine; allocations may not.
@@ -58,7 +59,7 @@ public class AllocationRegressionEndToEndTests(RealReportsFixture fixture) : ICl
         await RunAgentAsync(unchanged);
         await WaitForStatusAsync(unchanged, "success", "failure");
         var same = await AllocationVerdictAsync(unchanged);
-        Assert.NotEqual(VerdictOutcome.Regression, same.Outcome);
+        Assert.NotEqual(Outcome.Regression, same.Outcome);
         // Async benchmarks' allocations vary a little between runs (state machines, thread-pool work items): within 1%.
         Assert.InRange(same.HeadMedian!.Value / same.BaseMedian!.Value, 0.99, 1.01);
     }

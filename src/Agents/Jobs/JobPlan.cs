@@ -3,20 +3,14 @@ using PerfService.Core.Suites;
 
 namespace PerfService.Agents.Jobs;
 
-public static class Roles
-{
-    public const string Head = "head";
-    public const string Base = "base";
-}
-
 /// <summary>One harness run of a job: a suite on one side in one round.</summary>
-public sealed record JobStep(int SuiteNumber, int SuiteCount, string Suite, string Role, string Commit, int Round, int Rounds)
+public sealed record JobStep(int SuiteNumber, int SuiteCount, string Suite, RunRole Role, string Commit, int Round, int Rounds)
 {
-    public string Progress => $"suite {SuiteNumber}/{SuiteCount} {Suite} ({Role}, round {Round}/{Rounds})";
+    public string Progress => $"suite {SuiteNumber}/{SuiteCount} {Suite} ({Role.Name()}, round {Round}/{Rounds})";
 
     /// <summary>No attempt number in it: when a second agent re-runs a job whose lease expired, its posts collapse
     /// into the first agent's on the service.</summary>
-    public string IdempotencyKey(long jobId) => $"job-{jobId}-{Suite}-{Role}-{Round}";
+    public string IdempotencyKey(long jobId) => $"job-{jobId}-{Suite}-{Role.Name()}-{Round}";
 }
 
 /// <summary>The order a job runs in: suites one at a time; for a pull request, base and head interleaved round by
@@ -43,13 +37,13 @@ public static class JobPlan
         {
             for (var round = 1; round <= rounds; round++)
             {
-                var head = new JobStep(s + 1, suites.Count, suites[s], Roles.Head, job.Commit, round, rounds);
+                var head = new JobStep(s + 1, suites.Count, suites[s], RunRole.Head, job.Commit, round, rounds);
                 if (job.BaseCommit is not { } baseCommit)
                 {
                     steps.Add(head);
                     continue;
                 }
-                var @base = new JobStep(s + 1, suites.Count, suites[s], Roles.Base, baseCommit, round, rounds);
+                var @base = new JobStep(s + 1, suites.Count, suites[s], RunRole.Base, baseCommit, round, rounds);
                 steps.AddRange(round % 2 == 1 ? [@base, head] : [head, @base]);
             }
         }

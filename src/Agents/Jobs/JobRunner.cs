@@ -20,7 +20,7 @@ public sealed class JobRunner(
     AgentOptions options, GitWorkspace git, SuiteRunners runners, RunSpool spool, RunDelivery delivery, TimeProvider clock,
     ProcessRunner processes)
 {
-    private sealed record Side(string Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError)
+    private sealed record Side(RunRole Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError)
     {
         public DateTimeOffset? CommittedAt { get; init; }
         public string? Subject { get; init; }
@@ -43,7 +43,7 @@ public sealed class JobRunner(
             string[] commits = job.BaseCommit is { } b ? [job.Commit, b] : [job.Commit];
             repo = await git.FetchAsync(job.RepositoryUrl, job.PullRequest, commits, log.Note, ct);
             var sides = await PrepareAsync(job, repo, workspace, log, ct);
-            var head = sides[Roles.Head];
+            var head = sides[RunRole.Head];
             var steps = JobPlan.Build(job, JobPlan.SelectSuites(job, head.Manifest ?? throw new JobFailedException(head.ManifestError!)));
             var failedSuites = new HashSet<string>(StringComparer.Ordinal);
             foreach (var step in steps.Where(s => !failedSuites.Contains(s.Suite)))
@@ -73,11 +73,11 @@ public sealed class JobRunner(
         return errors.Count == 0 ? JobOutcome.Succeeded : JobOutcome.Failed(string.Join("\n\n", errors));
     }
 
-    private async Task<Dictionary<string, Side>> PrepareAsync(JobAssignment job, string repo, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
+    private async Task<Dictionary<RunRole, Side>> PrepareAsync(JobAssignment job, string repo, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
     {
-        var sides = new Dictionary<string, Side> { [Roles.Head] = await SideAsync(repo, Roles.Head, job.Commit, workspace, log, ct) };
+        var sides = new Dictionary<RunRole, Side> { [RunRole.Head] = await SideAsync(repo, RunRole.Head, job.Commit, workspace, log, ct) };
         if (job.BaseCommit is { } baseCommit)
-            sides[Roles.Base] = await SideAsync(repo, Roles.Base, baseCommit, workspace, log, ct);
+            sides[RunRole.Base] = await SideAsync(repo, RunRole.Base, baseCommit, workspace, log, ct);
         // With --run-as, the harness's user gets the folders it builds in (and nothing else of the agent's).
         // Caches outside the work folder stay the administrator's business; the shared work/ is handed tree by tree.
         var ownFolders = workspace.Writable.Where(w => w.StartsWith(options.WorkDir + "/", StringComparison.Ordinal)
@@ -108,9 +108,9 @@ public sealed class JobRunner(
         }
     }
 
-    private async Task<Side> SideAsync(string repo, string role, string commit, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
+    private async Task<Side> SideAsync(string repo, RunRole role, string commit, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
     {
-        var tree = await git.CheckoutAsync(repo, role, commit, log.Note, ct, workspace.FreshRoot);
+        var tree = await git.CheckoutAsync(repo, role.Name(), commit, log.Note, ct, workspace.FreshRoot);
         var (committedAt, subject) = await git.DescribeAsync(tree, commit, log.Note, ct);
         var file = Path.Combine(tree, "perf.json");
         if (!File.Exists(file)) return new Side(role, commit, tree, null, $"no perf.json at the root of {Short(commit)}") { CommittedAt = committedAt, Subject = subject };
@@ -131,7 +131,7 @@ public sealed class JobRunner(
         if (suite is null)
         {
             // A pull request that adds a suite has nothing to compare against on base: run head only.
-            log.Note($"warning: {step.Role} {Short(step.Commit)} has no suite {step.Suite} ({side.ManifestError ?? "not in its perf.json"}); skipped");
+            log.Note($"warning: {step.Role.Name()} {Short(step.Commit)} has no suite {step.Suite} ({side.ManifestError ?? "not in its perf.json"}); skipped");
             return;
         }
         log.Progress = step.Progress;
@@ -159,10 +159,10 @@ public sealed class JobRunner(
         }
         catch (Exception e) when (e is ProcessStartException or InvalidOperationException or IOException)
         {
-            throw new JobFailedException($"suite {step.Suite} ({step.Role}, round {step.Round}): {e.Message}");
+            throw new JobFailedException($"suite {step.Suite} ({step.Role.Name()}, round {step.Round}): {e.Message}");
         }
         var finished = clock.GetUtcNow();
-        var what = $"suite {step.Suite} ({step.Role}, round {step.Round})";
+        var what = $"suite {step.Suite} ({step.Role.Name()}, round {step.Round})";
         var parsed = ResultCheck.Check(what, output, TimeSpan.FromSeconds(suite.TimeoutSeconds));
         log.Note($"{what}: {parsed.Results.Count} results in {(finished - started).TotalSeconds:0.0} s");
 
@@ -179,7 +179,7 @@ public sealed class JobRunner(
             Agent = identity.Name,
             JobId = job.JobId,
             Suite = step.Suite,
-            Role = step.Role,
+            Role = step.Role.Name(),
             Round = step.Round,
             Format = output.Format,
             ProfileMismatch = identity.ProfileMismatch,

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using PerfService.Core.Comparison;
 
 namespace PerfService.Core.Reports;
 
@@ -26,7 +27,7 @@ internal static class CommentCharts
 
     /// <summary>Unacknowledged regressions with history first, then acknowledged ones, each by the size of the change.</summary>
     internal static List<ReportRow> Largest(IReadOnlyList<ReportRow> rows) =>
-        rows.Where(r => r.Outcome == RowOutcome.Regression && r.History.Count > 0 && r.HeadValue is not null)
+        rows.Where(r => r.Outcome == Outcome.Regression && r.History.Count > 0 && r.HeadValue is not null)
             .OrderBy(r => r.Acknowledged).ThenByDescending(r => Math.Abs(r.Change ?? 0))
             .ThenBy(r => r.Benchmark, StringComparer.Ordinal).ThenBy(r => r.Profile, StringComparer.Ordinal)
             .Take(MaxCharts).ToList();

@@ -1,3 +1,5 @@
+using PerfService.Core.Comparison;
+using PerfService.Core.Targets;
 namespace PerfService.Core.Reports;
 
 /// <summary>One table row of the comment: a benchmark comparison or a target.</summary>
@@ -12,15 +14,15 @@ internal static class CommentItems
     public static List<CommentItem> Prioritise(PullRequestReport report)
     {
         var rows = report.Rows;
-        var regressions = rows.Where(r => r.Outcome == RowOutcome.Regression)
+        var regressions = rows.Where(r => r.Outcome == Outcome.Regression)
             .OrderBy(r => r.Acknowledged).ThenByDescending(Size).ThenBy(Key, StringComparer.Ordinal);
-        var failed = report.Targets.Where(t => t.State == TargetState.Fail)
+        var failed = report.Targets.Where(t => t.State == TargetStatus.Fail)
             .OrderBy(t => t.Acknowledged).ThenBy(t => t.Name, StringComparer.Ordinal).ThenBy(t => t.Profile, StringComparer.Ordinal);
-        var improvements = rows.Where(r => r.Outcome == RowOutcome.Improvement)
+        var improvements = rows.Where(r => r.Outcome == Outcome.Improvement)
             .OrderByDescending(Size).ThenBy(Key, StringComparer.Ordinal);
-        var others = rows.Where(r => r.Outcome is RowOutcome.Inconclusive or RowOutcome.NoChange)
-            .OrderBy(r => r.Outcome == RowOutcome.NoChange).ThenBy(Key, StringComparer.Ordinal);
-        var otherTargets = report.Targets.Where(t => t.State != TargetState.Fail)
+        var others = rows.Where(r => r.Outcome is Outcome.Inconclusive or Outcome.NoChange)
+            .OrderBy(r => r.Outcome == Outcome.NoChange).ThenBy(Key, StringComparer.Ordinal);
+        var otherTargets = report.Targets.Where(t => t.State != TargetStatus.Fail)
             .OrderBy(t => t.Name, StringComparer.Ordinal).ThenBy(t => t.Profile, StringComparer.Ordinal);
 
         return
@@ -34,9 +36,9 @@ internal static class CommentItems
     }
 
     public static bool IsChange(this CommentItem item) =>
-        item.Row?.Outcome is RowOutcome.Regression or RowOutcome.Improvement;
+        item.Row?.Outcome is Outcome.Regression or Outcome.Improvement;
 
-    public static bool IsFailedTarget(this CommentItem item) => item.Target?.State == TargetState.Fail;
+    public static bool IsFailedTarget(this CommentItem item) => item.Target?.State == TargetStatus.Fail;
 
     private static CommentItem Of(ReportRow row) => new(row, null);
 

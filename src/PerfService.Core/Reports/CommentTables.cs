@@ -1,4 +1,6 @@
 using System.Text;
+using PerfService.Core.Comparison;
+using PerfService.Core.Targets;
 
 namespace PerfService.Core.Reports;
 
@@ -12,7 +14,7 @@ internal static class CommentTables
             .Append("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
         foreach (var row in rows)
         {
-            var icon = row.Outcome == RowOutcome.Regression ? "🔴" : "🟢";
+            var icon = row.Outcome == Outcome.Regression ? "🔴" : "🟢";
             sb.Append("| ").Append(icon)
                 .Append(" | ").Append(Linked(row))
                 .Append(" | ").Append(MarkdownText.Escape(row.Measure, 40))
@@ -55,7 +57,7 @@ internal static class CommentTables
                     .Append(" | ").Append(ValueFormat.Value(row.BaseValue, row.Unit))
                     .Append(" | ").Append(ValueFormat.Value(row.HeadValue, row.Unit))
                     .Append(" | ").Append(ValueFormat.Change(row.Change))
-                    .Append(" | ").Append(Outcome(row))
+                    .Append(" | ").Append(OutcomeText(row))
                     .Append(" |\n");
             sb.Append('\n');
         }
@@ -65,7 +67,7 @@ internal static class CommentTables
             foreach (var target in targets)
                 sb.Append("| ").Append(Target(target))
                     .Append(" | ").Append(MarkdownText.Escape(target.Profile, 60))
-                    .Append(" | ").Append(target.State switch { TargetState.Pass => "met", TargetState.AtRisk => "at risk", _ => "not measured" })
+                    .Append(" | ").Append(target.State switch { TargetStatus.Pass => "met", TargetStatus.AtRisk => "at risk", _ => "not measured" })
                     .Append(" | ").Append(Detail(target.Detail))
                     .Append(" |\n");
             sb.Append('\n');
@@ -85,7 +87,7 @@ internal static class CommentTables
 
     private static string Benchmark(ReportRow row) =>
         MarkdownText.Escape(row.Benchmark) + (row.BaselineFromHistory ? " " + HistoryMark : "")
-        + (row.Outcome == RowOutcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
+        + (row.Outcome == Outcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
 
     /// <summary>The benchmark cell, linked to its history in the explorer when the report has the link.</summary>
     private static string Linked(ReportRow row)
@@ -93,17 +95,17 @@ internal static class CommentTables
         var url = MarkdownText.Url(row.ExplorerUrl);
         if (url is null) return Benchmark(row);
         return "[" + MarkdownText.Escape(row.Benchmark) + "](" + url + ")" + (row.BaselineFromHistory ? " " + HistoryMark : "")
-            + (row.Outcome == RowOutcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
+            + (row.Outcome == Outcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
     }
 
     private static string Target(ReportTarget target) =>
-        MarkdownText.Escape(target.Name, 120) + (target.State == TargetState.Fail && target.Acknowledged ? " _(acknowledged)_" : "");
+        MarkdownText.Escape(target.Name, 120) + (target.State == TargetStatus.Fail && target.Acknowledged ? " _(acknowledged)_" : "");
 
     private static string Detail(string? detail) => string.IsNullOrEmpty(detail) ? "—" : MarkdownText.Escape(detail, 200);
 
-    private static string Outcome(ReportRow row)
+    private static string OutcomeText(ReportRow row)
     {
-        var outcome = row.Outcome == RowOutcome.NoChange ? "unchanged" : "inconclusive";
+        var outcome = row.Outcome == Outcome.NoChange ? "unchanged" : "inconclusive";
         return string.IsNullOrEmpty(row.Reason) ? outcome : $"{outcome}: {MarkdownText.Escape(row.Reason, 120)}";
     }
 }

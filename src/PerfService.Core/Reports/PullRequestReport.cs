@@ -1,3 +1,5 @@
+using PerfService.Core.Comparison;
+using PerfService.Core.Targets;
 namespace PerfService.Core.Reports;
 
 /// <summary>
@@ -23,8 +25,6 @@ public sealed record PullRequestReport
     public IReadOnlyList<ReportTarget> Targets { get; init; } = [];
 }
 
-public enum RowOutcome { Regression, Improvement, NoChange, Inconclusive }
-
 /// <summary>One benchmark × measure × profile comparison of head against base.</summary>
 public sealed record ReportRow
 {
@@ -33,7 +33,7 @@ public sealed record ReportRow
     public required string Measure { get; init; }
     public required string Unit { get; init; }
     public required string Profile { get; init; }
-    public RowOutcome Outcome { get; init; }
+    public Outcome Outcome { get; init; }
     public double? BaseValue { get; init; }
     public double? HeadValue { get; init; }
     /// <summary>Relative change of head against base, e.g. 0.12 for +12%.</summary>
@@ -68,13 +68,11 @@ public sealed record ReportRow
 public sealed record HistoryPoint(string Commit, DateTimeOffset At, double Value);
 
 /// <summary><see cref="AtRisk"/>: the interval of the value straddles the limit; shown, never failing the status.</summary>
-public enum TargetState { Pass, Fail, NotMeasured, AtRisk }
-
 public sealed record ReportTarget
 {
     public required string Name { get; init; }
     public required string Profile { get; init; }
-    public TargetState State { get; init; }
+    public TargetStatus State { get; init; }
     /// <summary>The figures, e.g. "62.1 ns against < 50 ns".</summary>
     public string? Detail { get; init; }
     public bool Acknowledged { get; init; }

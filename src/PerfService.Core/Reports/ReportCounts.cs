@@ -1,3 +1,5 @@
+using PerfService.Core.Comparison;
+using PerfService.Core.Targets;
 namespace PerfService.Core.Reports;
 
 /// <summary>How many rows of each outcome a report (or one profile of it) has; the comment and the status both say it.</summary>
@@ -12,16 +14,16 @@ public sealed record ReportCounts(int Regressions, int Improvements, int Unchang
         {
             switch (row.Outcome)
             {
-                case RowOutcome.Regression:
+                case Outcome.Regression:
                     regressions++;
                     if (!row.Acknowledged) blocking++;
                     break;
-                case RowOutcome.Improvement: improvements++; break;
-                case RowOutcome.NoChange: unchanged++; break;
+                case Outcome.Improvement: improvements++; break;
+                case Outcome.NoChange: unchanged++; break;
                 default: inconclusive++; break;
             }
         }
-        foreach (var target in targets.Where(t => t.State == TargetState.Fail))
+        foreach (var target in targets.Where(t => t.State == TargetStatus.Fail))
         {
             failed++;
             if (!target.Acknowledged) blocking++;

@@ -17,17 +17,21 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
 {
     private readonly JobOptions _options = options.Value;
 
+    // The states as stored (member names, the model's convention), spelled from the enum so SQL cannot drift from it.
+    private const string Queued = nameof(JobState.Queued), Running = nameof(JobState.Running), Cancelled = nameof(JobState.Cancelled),
+        Succeeded = nameof(JobState.Succeeded), Failed = nameof(JobState.Failed);
+
     public Task<JobAssignment?> TryClaimAsync(long agentId, long profileId, CancellationToken ct) => TryClaimAsync(agentId, profileId, null, ct);
 
     /// <param name="projectId">When set, only that project's jobs (an agent whose token is bound to a project).</param>
     public async Task<JobAssignment?> TryClaimAsync(long agentId, long profileId, long? projectId, CancellationToken ct)
     {
         await SweepExpiredLeasesAsync(ct);
-        await using var cmd = dataSource.CreateCommand("""
-            UPDATE jobs j SET state = 'Running', agent_id = $1, attempts = j.attempts + 1,
+        await using var cmd = dataSource.CreateCommand($"""
+            UPDATE jobs j SET state = '{Running}', agent_id = $1, attempts = j.attempts + 1,
                    lease_expires_at = $5 + make_interval(secs => $3), started_at = coalesce(j.started_at, $5),
                    log = j.log || format(E'[%s] attempt %s claimed by agent %s\n', to_char($5 AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts + 1, (SELECT name FROM agents WHERE id = $1))
-            WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = 'Queued' AND ($4::bigint IS NULL OR project_id = $4)
+            WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = '{Queued}' AND ($4::bigint IS NULL OR project_id = $4)
                           ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING j.id, j.attempts, (SELECT slug FROM projects WHERE id = j.project_id), (SELECT coalesce(repository_url, '') FROM projects WHERE id = j.project_id),
                       j.commit, j.base_commit, j.branch, j.pull_request, j.suites, (SELECT name FROM profiles WHERE id = j.profile_id), j.rounds, j.quick, j.untrusted,
@@ -72,9 +76,9 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     public async Task<HeartbeatResponse?> HeartbeatAsync(long jobId, long agentId, string? progress, IReadOnlyList<string>? log, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand($"""
-            UPDATE jobs SET lease_expires_at = CASE WHEN state = 'Running' THEN $8 + make_interval(secs => $3) ELSE lease_expires_at END,
+            UPDATE jobs SET lease_expires_at = CASE WHEN state = '{Running}' THEN $8 + make_interval(secs => $3) ELSE lease_expires_at END,
                    progress = coalesce($4, progress), log = {CappedLog}
-            WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled')
+            WHERE id = $1 AND agent_id = $2 AND state IN ('{Running}', '{Cancelled}')
             RETURNING state, coalesce(lease_expires_at, $8), reason
             """);
         cmd.Parameters.Add(new() { Value = jobId });
@@ -95,9 +99,9 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     public async Task<bool> CompleteAsync(long jobId, long agentId, bool succeeded, string? error, IReadOnlyList<string>? log, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand($"""
-            UPDATE jobs SET state = CASE WHEN state = 'Cancelled' THEN 'Cancelled' WHEN $3 THEN 'Succeeded' ELSE 'Failed' END,
-                   finished_at = $8, lease_expires_at = NULL, reason = CASE WHEN state = 'Cancelled' THEN reason ELSE $4 END, log = {CappedLog}
-            WHERE id = $1 AND agent_id = $2 AND state IN ('Running', 'Cancelled') AND finished_at IS NULL
+            UPDATE jobs SET state = CASE WHEN state = '{Cancelled}' THEN '{Cancelled}' WHEN $3 THEN '{Succeeded}' ELSE '{Failed}' END,
+                   finished_at = $8, lease_expires_at = NULL, reason = CASE WHEN state = '{Cancelled}' THEN reason ELSE $4 END, log = {CappedLog}
+            WHERE id = $1 AND agent_id = $2 AND state IN ('{Running}', '{Cancelled}') AND finished_at IS NULL
             """);
         cmd.Parameters.Add(new() { Value = jobId });
         cmd.Parameters.Add(new() { Value = agentId });
@@ -113,11 +117,11 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
     /// <summary>Requeues jobs whose agent stopped heartbeating, or fails them after their last attempt.</summary>
     public async Task<int> SweepExpiredLeasesAsync(CancellationToken ct)
     {
-        await using var cmd = dataSource.CreateCommand("""
+        await using var cmd = dataSource.CreateCommand($"""
             WITH expired AS (
-                SELECT id FROM jobs WHERE state = 'Running' AND lease_expires_at < $1 FOR UPDATE SKIP LOCKED)
+                SELECT id FROM jobs WHERE state = '{Running}' AND lease_expires_at < $1 FOR UPDATE SKIP LOCKED)
             UPDATE jobs j SET
-                state = CASE WHEN j.attempts >= j.max_attempts THEN 'Failed' ELSE 'Queued' END,
+                state = CASE WHEN j.attempts >= j.max_attempts THEN '{Failed}' ELSE '{Queued}' END,
                 finished_at = CASE WHEN j.attempts >= j.max_attempts THEN $1 END,
                 reason = format('lease expired on attempt %s of %s: agent %s stopped sending heartbeats', j.attempts, j.max_attempts,
                                 coalesce((SELECT name FROM agents WHERE id = j.agent_id), '?')),

@@ -6,6 +6,7 @@ using PerfService.Core.Bisection;
 using PerfService.Data;
 using PerfService.Data.Entities;
 using static PerfService.Core.Contracts.CommitId;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Bisection;
 
@@ -35,7 +36,7 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, IOptions<Job
             .Where(j => j.ProjectId == project.Id && j.ProfileId == profileId && j.PullRequest == null && knownShas.Contains(j.Commit))
             .Select(j => new { j.Commit, j.Kind, j.State }).ToListAsync(ct);
         var measured = await (from r in db.Runs join c in db.Commits on r.CommitId equals c.Id
-                              where r.ProjectId == project.Id && r.ProfileId == profileId && r.PullRequest == null && r.Role == "head" && between.Contains(c.Sha)
+                              where r.ProjectId == project.Id && r.ProfileId == profileId && r.PullRequest == null && r.Role == RunRole.Head && between.Contains(c.Sha)
                               select c.Sha).Distinct().ToListAsync(ct);
 
         var states = between.Select(sha =>

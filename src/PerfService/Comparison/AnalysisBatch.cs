@@ -3,6 +3,7 @@ using PerfService.AgentJobs;
 using PerfService.Core.Results;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Comparison;
 
@@ -80,7 +81,7 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
             var own = results[run.Id].ToList();
             await targets.CheckAsync(run, profile, own, ct);
 
-            var onDefaultBranch = run.BranchId is { } branchId && run.Role == "head" && run.PullRequest is null && defaultBranches.Contains(branchId);
+            var onDefaultBranch = run.BranchId is { } branchId && run.Role == RunRole.Head && run.PullRequest is null && defaultBranches.Contains(branchId);
             if (!onDefaultBranch)
             {
                 analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, 0, "not_default_branch"));

@@ -1,4 +1,5 @@
 using Npgsql;
+using PerfService.Core.Contracts;
 using NpgsqlTypes;
 
 namespace PerfService.Comparison;
@@ -53,7 +54,7 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
         var answer = new Dictionary<(long, long), HistorySamples>();
         if (series.Count == 0) return answer;
         // One round trip for every series: a lateral LIMIT per series, each an index range scan backwards from the cutoff.
-        await using var cmd = dataSource.CreateCommand("""
+        await using var cmd = dataSource.CreateCommand($"""
             SELECT k.benchmark_id, k.measure_id, h.samples, h.v
             FROM unnest($1::bigint[], $2::bigint[]) AS k(benchmark_id, measure_id)
             CROSS JOIN LATERAL (
@@ -61,7 +62,7 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
                 FROM results r JOIN runs ru ON ru.id = r.run_id
                 WHERE r.benchmark_id = k.benchmark_id AND r.measure_id = k.measure_id AND r.profile_id = $3 AND r.branch_id = $4
                   AND r.series_at <= coalesce($5, 'infinity'::timestamptz) AND r.value IS NOT NULL AND r.error IS NULL
-                  AND ru.pull_request IS NULL AND ru.role = 'head' AND (NOT ru.profile_mismatch OR $7)
+                  AND ru.pull_request IS NULL AND ru.role = '{RunRole.Head.Name()}' AND (NOT ru.profile_mismatch OR $7)
                 ORDER BY r.series_at DESC, r.run_id DESC
                 LIMIT $6) h
             """);

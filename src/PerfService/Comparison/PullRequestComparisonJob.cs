@@ -7,6 +7,7 @@ using PerfService.Alerts;
 using PerfService.Core.Comparison;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Comparison;
 
@@ -48,7 +49,7 @@ public sealed class PullRequestComparisonJob(
 
         var scope = new PullRequestScope(project.Id, job.ProfileId, profile, mainBranch, project.DefaultBranch, job.BaseCommit, project.IncludeProfileMismatch);
         var inputs = await builder.BuildAsync(scope,
-            results.Where(r => roleOf[r.RunId] == "head").ToList(), results.Where(r => roleOf[r.RunId] == "base").ToList(), ct);
+            results.Where(r => roleOf[r.RunId] == RunRole.Head).ToList(), results.Where(r => roleOf[r.RunId] == RunRole.Base).ToList(), ct);
         if (inputs.Any(i => i.FromHistory is not null))
             logger.LogInformation("Job {JobId}: {Count} benchmark(s) without interleaved base samples judged against {Branch} history",
                 jobId, inputs.Count(i => i.FromHistory is not null), project.DefaultBranch);
@@ -125,7 +126,7 @@ public sealed class PullRequestComparisonJob(
             {
                 JobId = job.Id, ProjectId = job.ProjectId, PullRequest = job.PullRequest, ProfileId = job.ProfileId,
                 BenchmarkId = inputs[i].BenchmarkId, MeasureId = inputs[i].MeasureId,
-                Outcome = Enum.Parse<VerdictOutcome>(v.Outcome.ToString()),
+                Outcome = v.Outcome,
                 BaseMedian = Finite(v.BaseMedian), HeadMedian = Finite(v.HeadMedian),
                 Change = Finite(v.Change), ChangeCiLower = Finite(v.ChangeLower), ChangeCiUpper = Finite(v.ChangeUpper),
                 PValue = Finite(v.PValue), AdjustedPValue = Finite(v.AdjustedP), Threshold = v.Threshold,

@@ -1,6 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Reports;
 using PerfService.Data;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Comparison;
 
@@ -46,7 +47,7 @@ internal static class PullRequestHistory
                     join run in db.Runs on r.RunId equals run.Id
                     join c in db.Commits on run.CommitId equals c.Id
                     where r.BenchmarkId == key.BenchmarkId && r.MeasureId == key.MeasureId && r.ProfileId == key.ProfileId
-                          && r.BranchId == branch && r.Value != null && run.PullRequest == null && run.Role == "head"
+                          && r.BranchId == branch && r.Value != null && run.PullRequest == null && run.Role == RunRole.Head
                     orderby r.SeriesAt descending, r.RunId descending
                     select new HistoryPoint(c.Sha, r.SeriesAt, r.Value!.Value)).Take(MaxPoints).ToListAsync(ct);
                 points.Reverse();
@@ -54,8 +55,8 @@ internal static class PullRequestHistory
             }
             var mine = rounds.Where(r => r.BenchmarkId == key.BenchmarkId && r.MeasureId == key.MeasureId && r.ProfileId == key.ProfileId).ToList();
             figures[key] = new Figures(history,
-                mine.Where(r => r.Role == "base").Select(r => r.Value).ToList(),
-                mine.Where(r => r.Role == "head").Select(r => r.Value).ToList());
+                mine.Where(r => r.Role == RunRole.Base).Select(r => r.Value).ToList(),
+                mine.Where(r => r.Role == RunRole.Head).Select(r => r.Value).ToList());
         }
         return figures;
     }

@@ -6,6 +6,8 @@ using PerfService.Data.Entities;
 using Microsoft.Extensions.Options;
 using PerfService.Dashboard;
 using PerfService.PullRequests;
+using PerfService.Core.Targets;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Comparison;
 
@@ -44,13 +46,13 @@ public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptio
         var targets = await (
             from t in db.TargetResults.AsNoTracking()
             join r in db.Runs on t.RunId equals r.Id
-            where r.JobId != null && judged.Contains(r.JobId.Value) && r.Role == "head"
+            where r.JobId != null && judged.Contains(r.JobId.Value) && r.Role == RunRole.Head
             orderby r.Round descending
             select new { t.Name, t.Outcome, t.Detail, r.ProfileId }).ToListAsync(ct);
 
         var publicUrl = dashboard.Value.PublicUrl?.TrimEnd('/');
         var figures = await PullRequestHistory.ReadAsync(db, projectId, project.DefaultBranch,
-            verdicts.Where(x => x.v.Outcome == VerdictOutcome.Regression)
+            verdicts.Where(x => x.v.Outcome == Outcome.Regression)
                 .Select(x => (new PullRequestHistory.SeriesKey(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId), x.v.Change ?? 0)).ToList(),
             judged, ct);
         PullRequestHistory.Figures? Figures(long benchmark, long measure, long profile) =>
@@ -84,7 +86,7 @@ public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptio
                 Measure = x.Measure,
                 Unit = x.Unit,
                 Profile = profiles[x.v.ProfileId],
-                Outcome = Enum.Parse<RowOutcome>(x.v.Outcome.ToString()),
+                Outcome = x.v.Outcome,
                 BaseValue = x.v.BaseMedian,
                 HeadValue = x.v.HeadMedian,
                 Change = x.v.Change,
@@ -100,8 +102,8 @@ public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptio
             {
                 Name = t.Name,
                 Profile = profiles[t.ProfileId],
-                State = t.Outcome switch { TargetOutcomeKind.Pass => TargetState.Pass, TargetOutcomeKind.Fail => TargetState.Fail,
-                    TargetOutcomeKind.AtRisk => TargetState.AtRisk, _ => TargetState.NotMeasured },
+                State = t.Outcome switch { TargetStatus.Pass => TargetStatus.Pass, TargetStatus.Fail => TargetStatus.Fail,
+                    TargetStatus.AtRisk => TargetStatus.AtRisk, _ => TargetStatus.NotMeasured },
                 Detail = t.Detail,
             }).OrderBy(t => t.Profile).ThenBy(t => t.Name).ToList(),
         };

@@ -4,6 +4,7 @@ using Microsoft.Extensions.Options;
 using PerfService.Background;
 using PerfService.Data;
 using PerfService.Hosting.Telemetry;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Comparison;
 
@@ -41,7 +42,7 @@ public sealed class RunAnalysisJob(PerfDbContext db, AnalysisBatch batch, Submit
             return;
         }
         // Outside the batch: attaching takes the pull request's lock and must commit before it lets go. Idempotent.
-        if (run is { PullRequest: not null, JobId: null, Role: "head" }) await submitted.AttachAsync(run, ct);
+        if (run is { PullRequest: not null, JobId: null, Role: RunRole.Head }) await submitted.AttachAsync(run, ct);
 
         IReadOnlyList<RunAnalysed>? analysed;
         var maxRuns = options.Value.AnalysisBatchRuns;

@@ -6,6 +6,7 @@ using PerfService.Core.Suites;
 using PerfService.Core.Targets;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Comparison;
 
@@ -46,8 +47,8 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
                 RunId = run.Id,
                 TargetId = target.Id == 0 ? null : target.Id,
                 Name = o.Target.Name + (o.Benchmark is null ? "" : $" [{o.Benchmark}]"),
-                Outcome = o.Status switch { TargetStatus.Pass => TargetOutcomeKind.Pass, TargetStatus.Fail => TargetOutcomeKind.Fail,
-                    TargetStatus.AtRisk => TargetOutcomeKind.AtRisk, _ => TargetOutcomeKind.NotMeasured },
+                Outcome = o.Status switch { TargetStatus.Pass => TargetStatus.Pass, TargetStatus.Fail => TargetStatus.Fail,
+                    TargetStatus.AtRisk => TargetStatus.AtRisk, _ => TargetStatus.NotMeasured },
                 Actual = o.Actual,
                 Limit = o.Limit,
                 Detail = o.Reason,
@@ -56,7 +57,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
         await db.SaveChangesAsync(ct);
 
         // Pull-request runs are judged on the pull request's page and check; main's alerts follow main.
-        if (run.PullRequest is not null || run.Role != "head") return;
+        if (run.PullRequest is not null || run.Role != RunRole.Head) return;
         if (run.DeclaredTargets is not null && !await DeclaredProjectTargetsAsync(run, ct)) return;
         string? commit = null;
         foreach (var group in outcomes.GroupBy(o => o.Target.Name))
@@ -102,7 +103,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
     /// <summary>Whether the run's declaration became the project's: a head run of the default branch, not of a pull
     /// request (the rule <see cref="Ingestion.IngestService"/> stores targets by).</summary>
     private Task<bool> DeclaredProjectTargetsAsync(Run run, CancellationToken ct) =>
-        run.PullRequest is null && run.Role == "head" && run.BranchId is { } branchId
+        run.PullRequest is null && run.Role == RunRole.Head && run.BranchId is { } branchId
             ? db.Branches.AnyAsync(b => b.Id == branchId && b.Project!.DefaultBranch == b.Name, ct)
             : Task.FromResult(false);
 }

@@ -2,9 +2,11 @@ using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
+using PerfService.Core.Contracts;
 using PerfService.Access;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Core.Targets;
 
 namespace PerfService.Dashboard;
 
@@ -23,7 +25,7 @@ internal static class OverviewEndpoint
         var latest = await LatestRunsAsync(dataSource, project.Id, null, ct);
         var runIds = latest.Select(r => r.RunId).ToList();
         var failed = await db.TargetResults.AsNoTracking()
-            .Where(t => runIds.Contains(t.RunId) && t.Outcome == TargetOutcomeKind.Fail)
+            .Where(t => runIds.Contains(t.RunId) && t.Outcome == TargetStatus.Fail)
             .OrderBy(t => t.RunId).ThenBy(t => t.Name)
             .Select(t => new { t.RunId, t.Name, t.Actual, t.Limit, t.Detail })
             .ToListAsync(ct);
@@ -57,11 +59,11 @@ internal static class OverviewEndpoint
     }
 
     // Counts come from the run (written once at ingest), so the overview never reads results.
-    internal const string LatestRunsSql = """
+    internal static readonly string LatestRunsSql = $"""
         WITH recent AS (
             SELECT id, profile_id, suite_id, commit_id, branch_id, pull_request, created_at, result_count, failed_count
             FROM runs
-            WHERE project_id = $1 AND role = 'head' AND ($3::bigint IS NULL OR (branch_id = $3 AND pull_request IS NULL))
+            WHERE project_id = $1 AND role = '{RunRole.Head.Name()}' AND ($3::bigint IS NULL OR (branch_id = $3 AND pull_request IS NULL))
             ORDER BY created_at DESC, id DESC
             LIMIT $2
         ), latest AS (

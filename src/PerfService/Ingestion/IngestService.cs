@@ -65,7 +65,7 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
 
         // Only the default branch's own runs declare the project's targets; a pull request's perf.json is judged on its
         // own runs and cannot loosen or remove the targets main is held to.
-        var declaresTargets = m.PullRequest is null && (m.Role ?? "head") == "head" && m.Branch == project.DefaultBranch;
+        var declaresTargets = m.PullRequest is null && RunRoles.Parse(m.Role) == RunRole.Head && m.Branch == project.DefaultBranch;
         var created = await writer.WriteAsync(new RunWrite(project.Id, m.Project, profile.Id, m, idempotencyKey, upload.Files, parsed, poster, declaresTargets), ct);
         activity?.SetTag(PerfTelemetry.RunIdTag, created.RunId);
         if (!created.Duplicate) PerfTelemetry.RunIngested(m.Profile, created.Results, System.Diagnostics.Stopwatch.GetElapsedTime(started));

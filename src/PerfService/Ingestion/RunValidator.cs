@@ -14,7 +14,7 @@ public static class RunValidator
         Require(!string.IsNullOrWhiteSpace(m.Profile), "profile", "is required (e.g. ryzen-9950x)");
         Require(m.Branch is null || (m.Branch.Length is > 0 and <= 250 && !m.Branch.Any(char.IsControl)), "branch", "must be 1 to 250 printable characters");
         Require(m.PullRequest is null or > 0, "pullRequest", "must be a positive number");
-        Require(m.Role is null or "head" or "base", "role", "must be 'head' or 'base'");
+        Require(RunRoles.TryParse(m.Role, out _), "role", "must be 'head' or 'base'");
         Require(m.Round is null or >= 0 and <= 1000, "round", "must be between 0 and 1000");
         Require(m.Suite is null || (m.Suite.Length is > 0 and <= 200 && !m.Suite.Any(char.IsControl)), "suite", "must be 1 to 200 printable characters");
         Require(m.Agent is null || m.Agent.Length <= 200, "agent", "must be at most 200 characters");

@@ -51,10 +51,10 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
         {
             var m = w.Metadata;
             var now = DateTimeOffset.UtcNow;
-            var role = m.Role ?? "head";
+            var role = RunRoles.Parse(m.Role);
             // Base rounds of a pull-request job measure the base commit for that comparison only: they stay out of
             // every branch's history.
-            long? branchId = m.Branch is null || role == "base" ? null : await UpsertBranchAsync(conn, w.ProjectId, m.Branch, ct);
+            long? branchId = m.Branch is null || role == RunRole.Base ? null : await UpsertBranchAsync(conn, w.ProjectId, m.Branch, ct);
             var (commitId, seriesAt) = await UpsertCommitAsync(conn, w.ProjectId, m.Commit, m.CommittedAt, m.CommitMessage, now, ct);
             long? baseCommitId = m.BaseCommit is null ? null : (await UpsertCommitAsync(conn, w.ProjectId, m.BaseCommit, null, null, now, ct)).Id;
             var suiteId = await UpsertSuiteAsync(conn, w.ProjectId, m.Suite ?? "default", w.Parsed.Format, ct);
@@ -70,7 +70,7 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19, $20, $21, $22::jsonb)
                 RETURNING id
                 """, ct, w.ProjectId, commitId, branchId, m.PullRequest, baseCommitId, w.ProfileId, agentId, m.JobId, suiteId,
-                role, m.Round ?? 0, w.Parsed.Format, m.ProfileMismatch, JsonSerializer.Serialize(environment),
+                role.Name(), m.Round ?? 0, w.Parsed.Format, m.ProfileMismatch, JsonSerializer.Serialize(environment),
                 EnvironmentFingerprint.Compute(environment), w.IdempotencyKey, m.StartedAt, m.FinishedAt ?? now, now,
                 w.Parsed.Results.Count, w.Parsed.Results.Count(r => r.Failed),
                 m.Targets is { Count: > 0 } declared ? JsonSerializer.Serialize(declared, Core.Suites.SuiteManifest.Json) : null);

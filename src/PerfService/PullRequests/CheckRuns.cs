@@ -1,6 +1,7 @@
 using Octokit;
 using PerfService.Core.Reports;
 using PerfService.Data.Entities;
+using PerfService.Core.Comparison;
 
 namespace PerfService.PullRequests;
 
@@ -25,7 +26,7 @@ public static class CheckRuns
         var output = new NewCheckRunOutput(status.Description, Summary(report, body));
         var details = MarkdownText.Url(report.DashboardUrl);
         // Only regressions can be acknowledged from the check; a failed target is fixed, not accepted.
-        var canAcknowledge = !running && report.Rows.Any(r => r.Outcome == RowOutcome.Regression && !r.Acknowledged);
+        var canAcknowledge = !running && report.Rows.Any(r => r.Outcome == Outcome.Regression && !r.Acknowledged);
         IReadOnlyList<NewCheckRunAction> actions = canAcknowledge
             ? [new NewCheckRunAction("Acknowledge", "Accept these regressions (write access)", AcknowledgeAction)]
             : [];

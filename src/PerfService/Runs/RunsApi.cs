@@ -5,6 +5,7 @@ using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using PerfService.Dashboard;
 using PerfService.Data;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Runs;
 
@@ -26,7 +27,7 @@ public static class RunsApi
         var id = runId;
         var run = await db.Runs.AsNoTracking().Where(r => r.Id == id).Select(r => new RunDto(
                 r.Id, r.Project!.Slug, r.Commit!.Sha, r.Branch!.Name, r.PullRequest, r.BaseCommit!.Sha, r.Profile!.Name,
-                r.Agent!.Name, r.JobId, r.Suite!.Name, r.Role, r.Round,
+                r.Agent!.Name, r.JobId, r.Suite!.Name, r.Role.Name(), r.Round,
                 r.Format, r.ProfileMismatch, r.EnvironmentFingerprint, r.CreatedAt))
             .FirstOrDefaultAsync(ct);
         if (run is null) return TypedResults.NotFound();

@@ -5,6 +5,7 @@ using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
 using PerfService.Dashboard;
 using PerfService.Data;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Runs;
 
@@ -31,7 +32,7 @@ internal static class RunsEndpoints
         var rows = await runs.OrderByDescending(r => r.CreatedAt).ThenByDescending(r => r.Id).Take(take + 1)
             .Select(r => new RunRowDto(r.Id,
                 r.Commit!.Sha, r.Branch!.Name, r.PullRequest, r.Profile!.Name, r.Suite!.Name,
-                r.Role, r.Round, r.JobId, r.CreatedAt,
+                r.Role.Name(), r.Round, r.JobId, r.CreatedAt,
                 r.ResultCount, r.FailedCount))
             .ToListAsync(ct);
         var items = rows.Take(take).ToList();

@@ -18,7 +18,7 @@ public sealed class JobPlanTests
     public void Push_job_runs_each_suite_once_on_head()
     {
         var steps = JobPlan.Build(Job(), JobPlan.SelectSuites(Job(), _manifest));
-        Assert.Equal(["rivulet head 1", "fibers head 1"], steps.Select(s => $"{s.Suite} {s.Role} {s.Round}"));
+        Assert.Equal(["rivulet head 1", "fibers head 1"], steps.Select(s => $"{s.Suite} {s.Role.Name()} {s.Round}"));
         Assert.Equal("suite 2/2 fibers (head, round 1/1)", steps[1].Progress);
         Assert.Equal("job-9-fibers-head-1", steps[1].IdempotencyKey(9));
     }
@@ -31,7 +31,7 @@ public sealed class JobPlanTests
         Assert.Equal(
             ["fibers base base1 1", "fibers head head1 1", "fibers head head1 2", "fibers base base1 2",
              "rivulet base base1 1", "rivulet head head1 1", "rivulet head head1 2", "rivulet base base1 2"],
-            steps.Select(s => $"{s.Suite} {s.Role} {s.Commit} {s.Round}"));
+            steps.Select(s => $"{s.Suite} {s.Role.Name()} {s.Commit} {s.Round}"));
         Assert.Equal("suite 2/2 rivulet (head, round 1/2)", steps[5].Progress);
     }
 

@@ -1,5 +1,6 @@
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.Comparison;
 
@@ -39,10 +40,10 @@ public class ComparisonPipelineTests : OwnServiceTests
             v => v.Count == 2);
         Assert.Equal(2, verdicts.Count);
         var slowed = Assert.Single(verdicts, v => v.Key == "Fibers.Switch");
-        Assert.Equal(VerdictOutcome.Regression, slowed.Outcome);
+        Assert.Equal(Outcome.Regression, slowed.Outcome);
         Assert.InRange(slowed.Change!.Value, 0.15, 0.25);
         Assert.Equal(40, slowed.HeadSamples); // both rounds' samples
-        Assert.Equal(VerdictOutcome.NoChange, Assert.Single(verdicts, v => v.Key == "Fibers.Spawn").Outcome);
+        Assert.Equal(Outcome.NoChange, Assert.Single(verdicts, v => v.Key == "Fibers.Spawn").Outcome);
 
         var alert = await app.WithDbAsync(db => db.Alerts.SingleAsync(a => a.Kind == AlertKind.Regression));
         Assert.Equal("bbbb0002", alert.ToCommit);

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using PerfService.Data.Entities;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.Comparison;
 
@@ -25,7 +26,7 @@ public class HistoryBaselineTests : OwnServiceTests
         var (_, verdicts) = await PullRequestJobs.RunAsync(app, agent, "hist-known", "m1-pro", 21, "bb000001", "aa0004", HeadOnly);
 
         var v = Assert.Single(verdicts);
-        Assert.Equal(VerdictOutcome.Regression, v.Outcome);
+        Assert.Equal(Outcome.Regression, v.Outcome);
         Assert.InRange(v.Change!.Value, 0.17, 0.23);
         Assert.Equal(5 * 20, v.BaseSamples);
         Assert.Equal(20, v.HeadSamples);
@@ -47,7 +48,7 @@ public class HistoryBaselineTests : OwnServiceTests
         // The service never saw this base commit: the latest five main runs (130 ns) are the baseline, so 120 ns is faster.
         var (_, fromHistory) = await PullRequestJobs.RunAsync(app, agent, "hist-unknown", "m1-pro", 31, "dd000001", "eeee0001", HeadOnly);
         var v = Assert.Single(fromHistory);
-        Assert.Equal(VerdictOutcome.Improvement, v.Outcome);
+        Assert.Equal(Outcome.Improvement, v.Outcome);
         Assert.InRange(v.Change!.Value, -0.10, -0.05);
         Assert.EndsWith("; baseline from main history: the latest 5 runs (base commit not known)", v.Reason);
 
@@ -55,7 +56,7 @@ public class HistoryBaselineTests : OwnServiceTests
         var (_, interleaved) = await PullRequestJobs.RunAsync(app, agent, "hist-unknown", "m1-pro", 32, "dd000002", "eeee0001",
             (role, round) => Generic.Times((Benchmark, Generic.Around(120, 0.01, 20, seed: role == "head" ? 40 + round : 50 + round))));
         var same = Assert.Single(interleaved);
-        Assert.Equal(VerdictOutcome.NoChange, same.Outcome);
+        Assert.Equal(Outcome.NoChange, same.Outcome);
         Assert.Equal(20, same.BaseSamples);
         Assert.DoesNotContain("baseline from", same.Reason);
     }

@@ -1,5 +1,6 @@
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.Comparison;
 
@@ -34,7 +35,7 @@ public class ProfileMismatchTests : OwnServiceTests
         // Base commit unknown: the latest five main runs are the baseline, and only the matching ones count.
         var (_, verdicts) = await PullRequestJobs.RunAsync(app, agent, "mismatch", "m1-pro", 3, "ff000001", "ffff0001", HeadOnly);
         var v = Assert.Single(verdicts);
-        Assert.Equal(VerdictOutcome.Regression, v.Outcome);
+        Assert.Equal(Outcome.Regression, v.Outcome);
         Assert.InRange(v.Change!.Value, 0.17, 0.23);
         Assert.Equal(5 * 20, v.BaseSamples);
         Assert.Equal(10, await app.WithDbAsync(db => Task.FromResult(db.Runs.Count(r => r.PullRequest == null))));

@@ -1,11 +1,12 @@
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.Comparison;
 
 /// <summary>Plays a pull-request job the way an agent does (claim, post each round's runs, complete) and waits for its verdicts.</summary>
 internal static class PullRequestJobs
 {
-    public sealed record Judged(string Key, string Measure, Data.Entities.VerdictOutcome Outcome, double? Change, double Threshold,
+    public sealed record Judged(string Key, string Measure, Core.Comparison.Outcome Outcome, double? Change, double Threshold,
         int BaseSamples, int HeadSamples, string? Reason);
 
     /// <param name="samples">Generic-JSON output of one run of a role ("head" or "base") and round; null posts no run.</param>

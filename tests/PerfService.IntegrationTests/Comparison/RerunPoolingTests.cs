@@ -1,5 +1,6 @@
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.Comparison;
 
@@ -20,7 +21,7 @@ public class RerunPoolingTests : OwnServiceTests
         var (firstJob, first) = await PullRequestJobs.RunAsync(app, agent, "rerun-pool", "m1-pro", 7, "ab000001", "cd000001",
             (role, round) => Samples(role, round, 1));
         var v = Assert.Single(first);
-        Assert.True(v.Outcome == VerdictOutcome.Inconclusive, v.Reason);
+        Assert.True(v.Outcome == Outcome.Inconclusive, v.Reason);
         Assert.Contains("rounds a side", v.Reason);
 
         // The re-run asks for the rounds the verdict said would decide it, less the one already run (or doubles them).

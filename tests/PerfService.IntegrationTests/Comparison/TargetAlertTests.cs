@@ -1,6 +1,7 @@
 using PerfService.Core.Suites;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Core.Targets;
 
 namespace PerfService.IntegrationTests.Comparison;
 
@@ -65,7 +66,7 @@ public class TargetAlertTests(PerfServiceApp app) : IClassFixture<PerfServiceApp
             () => app.WithDbAsync(db => db.TargetResults.Where(t => db.Runs.Any(r => r.Id == t.RunId && db.Projects.Any(p => p.Id == r.ProjectId && p.Slug == "target-runtimes")))
                 .OrderBy(t => t.Actual).ToListAsync()), r => r.Count >= 2);
         Assert.DoesNotContain(results, r => r.Detail != null && r.Detail.Contains("ambiguous", StringComparison.Ordinal));
-        Assert.Equal([TargetOutcomeKind.Pass, TargetOutcomeKind.Fail], results.Select(r => r.Outcome));
+        Assert.Equal([TargetStatus.Pass, TargetStatus.Fail], results.Select(r => r.Outcome));
         Assert.Equal([1.05, 1.3], results.Select(r => Math.Round(r.Actual!.Value, 2)));
     }
 

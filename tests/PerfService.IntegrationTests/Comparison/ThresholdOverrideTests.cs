@@ -1,5 +1,6 @@
 using System.Text.Json;
 using PerfService.Data.Entities;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.Comparison;
 
@@ -16,7 +17,7 @@ public class ThresholdOverrideTests : OwnServiceTests
             ("Other.Thing", Generic.Around(role == "head" ? 1080 : 1000, 0.01, 20, seed: round * 10 + (role == "head" ? 3 : 4))));
 
         var (_, before) = await PullRequestJobs.RunAsync(app, agent, "thr-verdict", "m1-pro", 1, "abcd0001", "abcd0000", EightPercentSlower, rounds: 2, expectedVerdicts: 2);
-        Assert.All(before, v => Assert.Equal(VerdictOutcome.Regression, v.Outcome));
+        Assert.All(before, v => Assert.Equal(Outcome.Regression, v.Outcome));
         Assert.All(before, v => Assert.Equal(0.05, v.Threshold));
 
         var admin = await app.ClientWithScopesAsync(Scopes.Admin);
@@ -31,11 +32,11 @@ public class ThresholdOverrideTests : OwnServiceTests
 
         var (_, after) = await PullRequestJobs.RunAsync(app, agent, "thr-verdict", "m1-pro", 2, "abcd0002", "abcd0000", EightPercentSlower, rounds: 2, expectedVerdicts: 2);
         var overridden = Assert.Single(after, v => v.Key == "Rivulet.Streams.ParallelFor");
-        Assert.Equal(VerdictOutcome.NoChange, overridden.Outcome);
+        Assert.Equal(Outcome.NoChange, overridden.Outcome);
         Assert.Equal(0.15, overridden.Threshold);
         Assert.InRange(overridden.Change!.Value, 0.06, 0.10);
         var untouched = Assert.Single(after, v => v.Key == "Other.Thing");
-        Assert.Equal(VerdictOutcome.Regression, untouched.Outcome);
+        Assert.Equal(Outcome.Regression, untouched.Outcome);
         Assert.Equal(0.05, untouched.Threshold);
     }
 

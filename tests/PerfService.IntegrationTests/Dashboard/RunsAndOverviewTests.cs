@@ -2,6 +2,8 @@ using PerfService.Dashboard;
 using PerfService.Data.Entities;
 
 using PerfService.Runs;
+using Outcome = PerfService.Core.Comparison.Outcome;
+using PerfService.Core.Targets;
 
 namespace PerfService.IntegrationTests.Dashboard;
 
@@ -45,9 +47,9 @@ public class RunsAndOverviewTests(HistoryApp app) : IClassFixture<HistoryApp>
             var projectId = db.Projects.Single(p => p.Slug == Project).Id;
             foreach (var state in new[] { AlertState.Active, AlertState.Active, AlertState.Acknowledged, AlertState.Fixed })
                 db.Alerts.Add(new Alert { ProjectId = projectId, Kind = AlertKind.Regression, State = state, GroupKey = "g", Summary = "s", CreatedAt = DateTimeOffset.UtcNow, UpdatedAt = DateTimeOffset.UtcNow });
-            db.TargetResults.Add(new TargetResult { RunId = latestRyzen, Name = "p99 under 5 ms", Outcome = TargetOutcomeKind.Fail, Actual = 6.5, Limit = 5 });
-            db.TargetResults.Add(new TargetResult { RunId = latestRyzen, Name = "alloc-free", Outcome = TargetOutcomeKind.Pass, Actual = 0, Limit = 0 });
-            db.TargetResults.Add(new TargetResult { RunId = app.Runs[(2, "ryzen-9950x")], Name = "old failure", Outcome = TargetOutcomeKind.Fail });
+            db.TargetResults.Add(new TargetResult { RunId = latestRyzen, Name = "p99 under 5 ms", Outcome = TargetStatus.Fail, Actual = 6.5, Limit = 5 });
+            db.TargetResults.Add(new TargetResult { RunId = latestRyzen, Name = "alloc-free", Outcome = TargetStatus.Pass, Actual = 0, Limit = 0 });
+            db.TargetResults.Add(new TargetResult { RunId = app.Runs[(2, "ryzen-9950x")], Name = "old failure", Outcome = TargetStatus.Fail });
             return await db.SaveChangesAsync();
         });
 
@@ -81,7 +83,7 @@ public class RunsAndOverviewTests(HistoryApp app) : IClassFixture<HistoryApp>
                 BenchmarkId = hax.Id,
                 MeasureId = db.Measures.Single(m => m.Name == "time" && m.Unit == "ns").Id,
                 ProfileId = 1,
-                Outcome = VerdictOutcome.Regression,
+                Outcome = Outcome.Regression,
                 BaseMedian = 100,
                 HeadMedian = 112,
                 Change = 0.12,

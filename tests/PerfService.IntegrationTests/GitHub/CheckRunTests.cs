@@ -1,5 +1,6 @@
 using PerfService.Core.Reports;
 using PerfService.PullRequests;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.GitHub;
 
@@ -41,7 +42,7 @@ public class CheckRunTests(GitHubAppFixture fixture) : IClassFixture<GitHubAppFi
         Assert.Equal("failure", fixture.GitHub.StatusesOf("octo/check-flow", head).Last().State);
 
         // Acknowledged: success, and the button is gone.
-        fixture.Reports.Set(id, Reports.For("check-flow", 1, head, Reports.Row("Demo.Parse(Size: 100)", RowOutcome.Regression, acknowledged: true)));
+        fixture.Reports.Set(id, Reports.For("check-flow", 1, head, Reports.Row("Demo.Parse(Size: 100)", Outcome.Regression, acknowledged: true)));
         await fixture.PublishAsync(id, 1);
         run = Assert.Single(fixture.GitHub.CheckRunsOf("octo/check-flow", head));
         Assert.Equal(("completed", "success"), (run.Status, run.Conclusion));
@@ -49,7 +50,7 @@ public class CheckRunTests(GitHubAppFixture fixture) : IClassFixture<GitHubAppFi
 
         // A new head gets a check run of its own; the old one is left as it was.
         var next = GitHubFixture.Sha("check-flow-2");
-        fixture.Reports.Set(id, Reports.For("check-flow", 1, next, Reports.Row("Demo.Parse(Size: 100)", RowOutcome.Inconclusive)));
+        fixture.Reports.Set(id, Reports.For("check-flow", 1, next, Reports.Row("Demo.Parse(Size: 100)", Outcome.Inconclusive)));
         await fixture.PublishAsync(id, 1);
         var second = Assert.Single(fixture.GitHub.CheckRunsOf("octo/check-flow", next));
         Assert.Equal(("completed", "neutral"), (second.Status, second.Conclusion));
@@ -62,7 +63,7 @@ public class CheckRunTests(GitHubAppFixture fixture) : IClassFixture<GitHubAppFi
     {
         var id = await fixture.CreateProjectAsync("check-huge", "octo/check-huge");
         var head = GitHubFixture.Sha("check-huge");
-        var rows = Enumerable.Range(0, 10_000).Select(i => Reports.Row($"Huge.Benchmark{i}(Size: {i})", i % 2 == 0 ? RowOutcome.Regression : RowOutcome.NoChange)).ToArray();
+        var rows = Enumerable.Range(0, 10_000).Select(i => Reports.Row($"Huge.Benchmark{i}(Size: {i})", i % 2 == 0 ? Outcome.Regression : Outcome.NoChange)).ToArray();
         fixture.Reports.Set(id, Reports.For("check-huge", 2, head, rows) with { PendingProfiles = ["m1-pro"] });
         await fixture.PublishAsync(id, 2);
         var run = Assert.Single(fixture.GitHub.CheckRunsOf("octo/check-huge", head));

@@ -1,4 +1,5 @@
 using PerfService.Data.Entities;
+using Outcome = PerfService.Core.Comparison.Outcome;
 
 namespace PerfService.IntegrationTests.GitHub;
 
@@ -51,7 +52,7 @@ public sealed class RealReportsGitHubAppFixture : GitHubAppFixture
                 db.Verdicts.Add(new Verdict
                 {
                     JobId = jobs[0].Id, ProjectId = project.Id, PullRequest = number, BenchmarkId = benchmark.Id, MeasureId = measure.Id,
-                    ProfileId = jobs[0].ProfileId, Outcome = bad ? VerdictOutcome.Regression : VerdictOutcome.NoChange, BaseMedian = 100,
+                    ProfileId = jobs[0].ProfileId, Outcome = bad ? Outcome.Regression : Outcome.NoChange, BaseMedian = 100,
                     HeadMedian = bad ? 125 : 100, Change = bad ? 0.25 : 0, ChangeCiLower = bad ? 0.2 : -0.01, ChangeCiUpper = bad ? 0.3 : 0.01,
                     PValue = bad ? 0.001 : 0.8, Threshold = 0.05, BaseSamples = 20, HeadSamples = 20, CreatedAt = DateTimeOffset.UtcNow,
                 });

@@ -1,4 +1,5 @@
 using PerfService.Core.Reports;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.GitHub;
 
@@ -39,7 +40,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
         await fixture.PublishAsync(id, 2);
 
         // Acknowledging the regression re-runs the publish: same comment, green status.
-        var acknowledged = Reports.For("pub-update", 2, head, Reports.Row("Demo.Parse(Size: 100)", RowOutcome.Regression, acknowledged: true));
+        var acknowledged = Reports.For("pub-update", 2, head, Reports.Row("Demo.Parse(Size: 100)", Outcome.Regression, acknowledged: true));
         fixture.Reports.Set(id, acknowledged);
         await fixture.PublishAsync(id, 2);
 
@@ -85,7 +86,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
         await fixture.PublishAsync(id, 10);
         GitHub.DeleteComment(GitHub.CommentsOn(repo, 10).Single().Id);
 
-        fixture.Reports.Set(id, Reports.For("pub-deleted", 10, head, Reports.Row("Demo.Parse(Size: 100)", RowOutcome.Improvement, 100, 80)));
+        fixture.Reports.Set(id, Reports.For("pub-deleted", 10, head, Reports.Row("Demo.Parse(Size: 100)", Outcome.Improvement, 100, 80)));
         await fixture.PublishAsync(id, 10);
 
         var comment = Assert.Single(GitHub.CommentsOn(repo, 10));
@@ -111,7 +112,7 @@ public class PublishJobTests(GitHubFixture fixture) : IClassFixture<GitHubFixtur
     public async Task A_huge_report_fits_in_one_comment()
     {
         var (id, repo) = await fixture.CreateOctoProjectAsync("pub-huge");
-        var rows = Enumerable.Range(0, 5_000).Select(i => Reports.Row($"Demo.Generated.Case{i:0000}(Size: {i})", i < 40 ? RowOutcome.Regression : RowOutcome.NoChange));
+        var rows = Enumerable.Range(0, 5_000).Select(i => Reports.Row($"Demo.Generated.Case{i:0000}(Size: {i})", i < 40 ? Outcome.Regression : Outcome.NoChange));
         fixture.Reports.Set(id, Reports.For("pub-huge", 12, GitHubFixture.Sha("pub-huge"), [.. rows]));
 
         await fixture.PublishAsync(id, 12);

@@ -1,4 +1,5 @@
 using PerfService.Core.Reports;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.GitHub;
 
@@ -11,7 +12,7 @@ public static class Reports
         DashboardUrl = $"https://perf.example.com/projects/{project}/pulls/{pullRequest}", Rows = rows,
     };
 
-    public static ReportRow Row(string benchmark, RowOutcome outcome, double baseValue = 100, double headValue = 125, bool acknowledged = false) => new()
+    public static ReportRow Row(string benchmark, Outcome outcome, double baseValue = 100, double headValue = 125, bool acknowledged = false) => new()
     {
         Benchmark = benchmark, Measure = "time", Unit = "ns", Profile = "ryzen-9950x", Outcome = outcome,
         BaseValue = baseValue, HeadValue = headValue, Change = (headValue - baseValue) / baseValue,
@@ -20,5 +21,5 @@ public static class Reports
     };
 
     public static PullRequestReport Regressed(string project, int pullRequest, string head) =>
-        For(project, pullRequest, head, Row("Demo.Parse(Size: 100)", RowOutcome.Regression), Row("Demo.Format", RowOutcome.NoChange, 50, 50));
+        For(project, pullRequest, head, Row("Demo.Parse(Size: 100)", Outcome.Regression), Row("Demo.Format", Outcome.NoChange, 50, 50));
 }

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Mvc;
 using PerfService.IntegrationTests.Comparison;
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Core.Comparison;
 
 namespace PerfService.IntegrationTests.Security;
 
@@ -50,7 +51,7 @@ public class RunForgeryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         var verdicts = await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.Verdicts.Where(v => v.JobId == job.JobId).ToListAsync()), v => v.Count > 0);
         var verdict = Assert.Single(verdicts);
         // The forged posts (300 ns heads) would have made it a regression; only the honest 100 ns rounds count.
-        Assert.NotEqual(Data.Entities.VerdictOutcome.Regression, verdict.Outcome);
+        Assert.NotEqual(Core.Comparison.Outcome.Regression, verdict.Outcome);
         Assert.Equal((20, 20), (verdict.BaseSamples, verdict.HeadSamples));
         var runs = await app.WithDbAsync(db => db.Runs.Where(r => r.JobId == job.JobId).Select(r => new { r.ProjectId, r.AgentId }).ToListAsync());
         Assert.Equal(2, runs.Count);

@@ -2,6 +2,7 @@ using System.Text.Json;
 using PerfService.Core.Suites;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Core.Targets;
 
 namespace PerfService.IntegrationTests.Security;
 
@@ -20,22 +21,22 @@ public class TargetTamperingTests(PerfServiceApp app) : IClassFixture<PerfServic
         var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
 
         var main = await Post(ingest, "aa000001", "main", null, 100, [Under("switch fast", 150)]);
-        Assert.Equal(TargetOutcomeKind.Pass, await OutcomeAsync(main, "switch fast"));
+        Assert.Equal(TargetStatus.Pass, await OutcomeAsync(main, "switch fast"));
 
         // The attack: a pull request (and a side branch) declare the target far looser, and add one of their own.
         var pr = await Post(ingest, "bb000001", "feature", 5, 200, [Under("switch fast", 10_000), Under("pr only", 10_000)]);
         var side = await Post(ingest, "cc000001", "side", null, 200, [Under("switch fast", 10_000)]);
         // Their own report judges them by what they declared...
-        Assert.Equal(TargetOutcomeKind.Pass, await OutcomeAsync(pr, "switch fast"));
-        Assert.Equal(TargetOutcomeKind.Pass, await OutcomeAsync(pr, "pr only"));
-        Assert.Equal(TargetOutcomeKind.Pass, await OutcomeAsync(side, "switch fast"));
+        Assert.Equal(TargetStatus.Pass, await OutcomeAsync(pr, "switch fast"));
+        Assert.Equal(TargetStatus.Pass, await OutcomeAsync(pr, "pr only"));
+        Assert.Equal(TargetStatus.Pass, await OutcomeAsync(side, "switch fast"));
 
         // ...but the project's targets are main's, unchanged, and main's next slow run fails them.
         var stored = await app.WithDbAsync(db => db.Targets.Where(t => db.Projects.Any(p => p.Id == t.ProjectId && p.Slug == "targets")).ToListAsync());
         var target = Assert.Single(stored);
         Assert.Equal(("switch fast", 150.0), (target.Name, JsonSerializer.Deserialize<TargetDeclaration>(target.Definition, SuiteManifest.Json)!.Value));
         var slowMain = await Post(ingest, "aa000002", "main", null, 200, null);
-        Assert.Equal(TargetOutcomeKind.Fail, await OutcomeAsync(slowMain, "switch fast"));
+        Assert.Equal(TargetStatus.Fail, await OutcomeAsync(slowMain, "switch fast"));
     }
 
     private static async Task<long> Post(HttpClient client, string commit, string branch, int? pullRequest, double ns, IReadOnlyList<TargetDeclaration>? targets)
@@ -50,7 +51,7 @@ public class TargetTamperingTests(PerfServiceApp app) : IClassFixture<PerfServic
         return (await System.Net.Http.Json.HttpContentJsonExtensions.ReadFromJsonAsync<RunCreated>(response.Content))!.RunId;
     }
 
-    private async Task<TargetOutcomeKind?> OutcomeAsync(long runId, string target) =>
+    private async Task<TargetStatus?> OutcomeAsync(long runId, string target) =>
         (await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.TargetResults.Where(t => t.RunId == runId && t.Name.StartsWith(target))
-            .Select(t => (TargetOutcomeKind?)t.Outcome).FirstOrDefaultAsync()), o => o is not null));
+            .Select(t => (TargetStatus?)t.Outcome).FirstOrDefaultAsync()), o => o is not null));
 }

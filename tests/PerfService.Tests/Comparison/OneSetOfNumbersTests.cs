@@ -38,7 +38,7 @@ public class OneSetOfNumbersTests
         var rows = verdicts.Select(v => new ReportRow
         {
             Benchmark = v.Key, Measure = v.Measure, Unit = v.Unit, Profile = "p",
-            Outcome = Enum.Parse<RowOutcome>(v.Outcome.ToString()),
+            Outcome = v.Outcome,
             BaseValue = Finite(v.BaseMedian), HeadValue = Finite(v.HeadMedian), Change = Finite(v.Change),
             ChangeCiLower = Finite(v.ChangeLower), ChangeCiUpper = Finite(v.ChangeUpper), PValue = Finite(v.AdjustedP), Reason = v.Reason,
         }).ToList();

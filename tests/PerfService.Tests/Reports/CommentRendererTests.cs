@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfService.Core.Reports;
+using PerfService.Core.Comparison;
 
 namespace PerfService.Tests.Reports;
 
@@ -53,7 +54,7 @@ public class CommentRendererTests
         var text = CommentRenderer.Render(report);
 
         Assert.InRange(text.Length, 40_000, CommentRenderer.GitHubMaxLength);
-        foreach (var regression in report.Rows.Where(r => r.Outcome == RowOutcome.Regression))
+        foreach (var regression in report.Rows.Where(r => r.Outcome == Outcome.Regression))
             Assert.Contains(MarkdownText.Escape(regression.Benchmark), text);
         Assert.Contains("Target 4", text);
         Assert.Matches(@"_… and \d+ more rows: see the \[dashboard\]\(https://perf\.example\.com/projects/demo/pulls/42\)\._", text);
@@ -78,7 +79,7 @@ public class CommentRendererTests
         var typical = SampleReports.Typical();
         var grouped = typical with
         {
-            Rows = typical.Rows.Select(r => r.Outcome == RowOutcome.Regression
+            Rows = typical.Rows.Select(r => r.Outcome == Outcome.Regression
                 ? r with { AlertGroupId = 17, AlertGroupUrl = "https://perf.example.com/alerts.html?group=17" } : r).ToList(),
         };
         var text = CommentRenderer.Render(grouped);
@@ -118,7 +119,7 @@ public class CommentRendererTests
         var report = SampleReports.HugeWithHistory(10_000);
         var text = CommentRenderer.Render(report);
         Assert.InRange(text.Length, 40_000, CommentRenderer.GitHubMaxLength);
-        foreach (var regression in report.Rows.Where(r => r.Outcome == RowOutcome.Regression))
+        foreach (var regression in report.Rows.Where(r => r.Outcome == Outcome.Regression))
             Assert.Contains(MarkdownText.Escape(regression.Benchmark), text);
         Assert.EndsWith(CommentRenderer.Marker("demo"), text);
     }
@@ -126,7 +127,7 @@ public class CommentRendererTests
     [Fact]
     public void Hostile_names_cannot_break_out_of_a_chart()
     {
-        var row = SampleReports.Row("Evil\"]\n```\n<script>@octocat", RowOutcome.Regression, 10, 20) with { History = SampleReports.History(10, 3) };
+        var row = SampleReports.Row("Evil\"]\n```\n<script>@octocat", Outcome.Regression, 10, 20) with { History = SampleReports.History(10, 3) };
         var text = CommentRenderer.Render(SampleReports.Typical() with { Rows = [row] });
         var chart = text[text.IndexOf("```mermaid", StringComparison.Ordinal)..];
         chart = chart[..(chart.IndexOf("\n```\n", StringComparison.Ordinal) + 5)];

@@ -1,4 +1,6 @@
 using PerfService.Core.Reports;
+using PerfService.Core.Comparison;
+using PerfService.Core.Targets;
 
 namespace PerfService.Tests.Reports;
 
@@ -9,7 +11,7 @@ public static class SampleReports
     public const string Base = "1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d";
     public const string Dashboard = "https://perf.example.com/projects/demo/pulls/42";
 
-    public static ReportRow Row(string benchmark, RowOutcome outcome, double? baseValue, double? headValue, string unit = "ns",
+    public static ReportRow Row(string benchmark, Outcome outcome, double? baseValue, double? headValue, string unit = "ns",
         string measure = "time", string profile = "ryzen-9950x", double? p = 0.0004, string? reason = null, bool acknowledged = false)
     {
         var change = baseValue is { } b && headValue is { } h && b != 0 ? (h - b) / b : (double?)null;
@@ -26,18 +28,18 @@ public static class SampleReports
         Project = "demo", PullRequest = 42, HeadCommit = Head, BaseCommit = Base, DashboardUrl = Dashboard,
         Rows =
         [
-            Row("Demo.Json.Parse(Size: 1000)", RowOutcome.Regression, 1234.5, 1480.2),
-            Row("Demo.Json.Parse(Size: 10)", RowOutcome.Regression, 512, 640, unit: "B", measure: "alloc", acknowledged: true),
-            Row("Demo.Hashing.Sha256(Length: 1048576)", RowOutcome.Improvement, 2_512_000, 2_104_000, p: 0.012),
-            Row("Demo.Json.Serialize(Size: 1000)", RowOutcome.NoChange, 880.4, 884.1, p: 0.41, reason: "below the 5% threshold"),
-            Row("Demo.Json.Serialize(Size: 10)", RowOutcome.NoChange, 95.21, 95.02, p: 0.77),
-            Row("Demo.Collections.Sort(N: 100000)", RowOutcome.Inconclusive, 4.2e6, 4.6e6, p: 0.09, reason: "bimodal samples"),
-            Row("Demo.Collections.Sort(N: 100000)", RowOutcome.NoChange, 3, 3, unit: "count", measure: "gen0", p: null),
+            Row("Demo.Json.Parse(Size: 1000)", Outcome.Regression, 1234.5, 1480.2),
+            Row("Demo.Json.Parse(Size: 10)", Outcome.Regression, 512, 640, unit: "B", measure: "alloc", acknowledged: true),
+            Row("Demo.Hashing.Sha256(Length: 1048576)", Outcome.Improvement, 2_512_000, 2_104_000, p: 0.012),
+            Row("Demo.Json.Serialize(Size: 1000)", Outcome.NoChange, 880.4, 884.1, p: 0.41, reason: "below the 5% threshold"),
+            Row("Demo.Json.Serialize(Size: 10)", Outcome.NoChange, 95.21, 95.02, p: 0.77),
+            Row("Demo.Collections.Sort(N: 100000)", Outcome.Inconclusive, 4.2e6, 4.6e6, p: 0.09, reason: "bimodal samples"),
+            Row("Demo.Collections.Sort(N: 100000)", Outcome.NoChange, 3, 3, unit: "count", measure: "gen0", p: null),
         ],
         Targets =
         [
-            new ReportTarget { Name = "Json.Parse p99", Profile = "ryzen-9950x", State = TargetState.Fail, Detail = "1.62 µs against < 1.5 µs" },
-            new ReportTarget { Name = "Sha256 throughput", Profile = "ryzen-9950x", State = TargetState.Pass, Detail = "418 MB/s against > 300 MB/s" },
+            new ReportTarget { Name = "Json.Parse p99", Profile = "ryzen-9950x", State = TargetStatus.Fail, Detail = "1.62 µs against < 1.5 µs" },
+            new ReportTarget { Name = "Sha256 throughput", Profile = "ryzen-9950x", State = TargetStatus.Pass, Detail = "418 MB/s against > 300 MB/s" },
         ],
     };
 
@@ -47,10 +49,10 @@ public static class SampleReports
         Project = "demo", PullRequest = 44, HeadCommit = Head, BaseCommit = Base, DashboardUrl = Dashboard,
         Rows =
         [
-            Row("Demo.Json.Parse(Size: 1000)", RowOutcome.Regression, 1234.5, 1480.2) with { BaselineFromHistory = true },
-            Row("Demo.Json.Serialize(Size: 1000)", RowOutcome.NoChange, 880.4, 884.1, p: 0.41,
+            Row("Demo.Json.Parse(Size: 1000)", Outcome.Regression, 1234.5, 1480.2) with { BaselineFromHistory = true },
+            Row("Demo.Json.Serialize(Size: 1000)", Outcome.NoChange, 880.4, 884.1, p: 0.41,
                 reason: "no significant change (p=0.41), +0.4% within ±5%; baseline from main history: 5 runs at or before 1a2b3c4d5e") with { BaselineFromHistory = true },
-            Row("Demo.Hashing.Sha256(Length: 1048576)", RowOutcome.Improvement, 2_512_000, 2_104_000, p: 0.012),
+            Row("Demo.Hashing.Sha256(Length: 1048576)", Outcome.Improvement, 2_512_000, 2_104_000, p: 0.012),
         ],
     };
 
@@ -66,14 +68,14 @@ public static class SampleReports
         PendingProfiles = ["i7-4790k"],
         Rows =
         [
-            Row("Demo.Json.Parse(Size: 1000)", RowOutcome.Regression, 1234.5, 1480.2),
-            Row("Demo.Json.Parse(Size: 1000)", RowOutcome.NoChange, 2010, 2032, profile: "m1-pro", p: 0.3),
-            Row("Demo.Hashing.Sha256(Length: 1048576)", RowOutcome.Improvement, 3.1e6, 2.4e6, profile: "m1-pro"),
-            Row("Demo.Hashing.Sha256(Length: 1048576)", RowOutcome.Improvement, 2.5e6, 2.1e6),
-            Row("Demo.Io.ReadFile", RowOutcome.Regression, 1.5e9, 1.8e9, profile: "m1-pro"),
-            Row("Demo.Io.ReadFile", RowOutcome.NoChange, 3.2 * 1024 * 1024, 3.2 * 1024 * 1024, unit: "B", measure: "alloc", profile: "m1-pro", p: 1),
+            Row("Demo.Json.Parse(Size: 1000)", Outcome.Regression, 1234.5, 1480.2),
+            Row("Demo.Json.Parse(Size: 1000)", Outcome.NoChange, 2010, 2032, profile: "m1-pro", p: 0.3),
+            Row("Demo.Hashing.Sha256(Length: 1048576)", Outcome.Improvement, 3.1e6, 2.4e6, profile: "m1-pro"),
+            Row("Demo.Hashing.Sha256(Length: 1048576)", Outcome.Improvement, 2.5e6, 2.1e6),
+            Row("Demo.Io.ReadFile", Outcome.Regression, 1.5e9, 1.8e9, profile: "m1-pro"),
+            Row("Demo.Io.ReadFile", Outcome.NoChange, 3.2 * 1024 * 1024, 3.2 * 1024 * 1024, unit: "B", measure: "alloc", profile: "m1-pro", p: 1),
         ],
-        Targets = [new ReportTarget { Name = "ReadFile under 2 s", Profile = "m1-pro", State = TargetState.NotMeasured }],
+        Targets = [new ReportTarget { Name = "ReadFile under 2 s", Profile = "m1-pro", State = TargetStatus.NotMeasured }],
     };
 
     /// <summary>Thousands of rows: 50 regressions, 30 improvements, 5 failed targets and the rest unchanged.</summary>
@@ -86,9 +88,9 @@ public static class SampleReports
             var profile = i % 2 == 0 ? "ryzen-9950x" : "m1-pro";
             list.Add(i switch
             {
-                < 50 => Row(name, RowOutcome.Regression, 1000, 1100 + i * 10, profile: profile),
-                < 80 => Row(name, RowOutcome.Improvement, 1000, 900 - i, profile: profile),
-                _ => Row(name, RowOutcome.NoChange, 1000 + i, 1001 + i, profile: profile, p: 0.5),
+                < 50 => Row(name, Outcome.Regression, 1000, 1100 + i * 10, profile: profile),
+                < 80 => Row(name, Outcome.Improvement, 1000, 900 - i, profile: profile),
+                _ => Row(name, Outcome.NoChange, 1000 + i, 1001 + i, profile: profile, p: 0.5),
             });
         }
         return new PullRequestReport
@@ -96,7 +98,7 @@ public static class SampleReports
             Project = "demo", PullRequest = 44, HeadCommit = Head, BaseCommit = Base, DashboardUrl = Dashboard, Rows = list,
             Targets = [.. Enumerable.Range(0, 5).Select(i => new ReportTarget
             {
-                Name = $"Target {i}", Profile = "ryzen-9950x", State = TargetState.Fail, Detail = $"{1.5 + i / 10.0} µs against < 1.5 µs",
+                Name = $"Target {i}", Profile = "ryzen-9950x", State = TargetStatus.Fail, Detail = $"{1.5 + i / 10.0} µs against < 1.5 µs",
             })],
         };
     }
@@ -115,7 +117,7 @@ public static class SampleReports
         Rows = [.. Typical().Rows.Select((r, i) => r with
         {
             ExplorerUrl = $"{Explorer}&b={100 + i}&measure={r.Measure}&profile={r.Profile}&base={Base[..10]}&head={Head[..10]}",
-            History = r.Outcome == RowOutcome.Regression ? History(r.BaseValue!.Value, points: 12) : [],
+            History = r.Outcome == Outcome.Regression ? History(r.BaseValue!.Value, points: 12) : [],
         })],
     };
 
@@ -126,7 +128,7 @@ public static class SampleReports
         Rows = [.. Huge(rows).Rows.Select((r, i) => r with
         {
             ExplorerUrl = $"{Explorer}&b={i}&measure={r.Measure}&profile={r.Profile}&base={Base[..10]}&head={Head[..10]}",
-            History = r.Outcome == RowOutcome.Regression ? History(r.BaseValue!.Value) : [],
+            History = r.Outcome == Outcome.Regression ? History(r.BaseValue!.Value) : [],
         })],
     };
 
@@ -135,15 +137,15 @@ public static class SampleReports
         Project = "demo", PullRequest = 45, HeadCommit = Head, BaseCommit = Base, DashboardUrl = "https://perf.example.com/x (y)",
         Rows =
         [
-            Row("<script>alert(1)</script>", RowOutcome.Regression, 10, 20),
-            Row("a|b|c\n| injected | row |", RowOutcome.Regression, 10, 15),
-            Row("`rm -rf /` **bold** _it_ ~~gone~~ $x$", RowOutcome.Improvement, 10, 5),
-            Row("@octocat @org/team please look", RowOutcome.NoChange, 10, 10, reason: "<img src=x onerror=alert(1)>"),
-            Row("<!-- perfservice:project=demo -->", RowOutcome.NoChange, 10, 10),
-            Row("[click](javascript:alert(1)) ![img](https://evil.example/x.png)", RowOutcome.Inconclusive, 10, 11),
-            Row("\u202Egnp.exe\u202C name\\with\\backslashes &amp; entities", RowOutcome.NoChange, 1, 1, unit: "ops</td>"),
-            Row(new string('x', 1000), RowOutcome.NoChange, 1, 1, profile: "<b>profile</b>"),
+            Row("<script>alert(1)</script>", Outcome.Regression, 10, 20),
+            Row("a|b|c\n| injected | row |", Outcome.Regression, 10, 15),
+            Row("`rm -rf /` **bold** _it_ ~~gone~~ $x$", Outcome.Improvement, 10, 5),
+            Row("@octocat @org/team please look", Outcome.NoChange, 10, 10, reason: "<img src=x onerror=alert(1)>"),
+            Row("<!-- perfservice:project=demo -->", Outcome.NoChange, 10, 10),
+            Row("[click](javascript:alert(1)) ![img](https://evil.example/x.png)", Outcome.Inconclusive, 10, 11),
+            Row("\u202Egnp.exe\u202C name\\with\\backslashes &amp; entities", Outcome.NoChange, 1, 1, unit: "ops</td>"),
+            Row(new string('x', 1000), Outcome.NoChange, 1, 1, profile: "<b>profile</b>"),
         ],
-        Targets = [new ReportTarget { Name = "<details open>", Profile = "ryzen-9950x", State = TargetState.Fail, Detail = "| x | y |" }],
+        Targets = [new ReportTarget { Name = "<details open>", Profile = "ryzen-9950x", State = TargetStatus.Fail, Detail = "| x | y |" }],
     };
 }

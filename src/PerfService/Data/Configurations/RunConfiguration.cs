@@ -1,6 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Metadata.Builders;
 using PerfService.Data.Entities;
+using PerfService.Core.Contracts;
 
 namespace PerfService.Data.Configurations;
 
@@ -8,7 +9,8 @@ public class RunConfiguration : IEntityTypeConfiguration<Run>
 {
     public void Configure(EntityTypeBuilder<Run> b)
     {
-        b.Property(x => x.Role).HasMaxLength(8);
+        // Stored as the upload contract spells it ("head", "base"), not as the enum's member name.
+        b.Property(x => x.Role).HasMaxLength(8).HasConversion(v => v.Name(), v => RunRoles.Parse(v));
         b.Property(x => x.Format).HasMaxLength(32);
         b.Property(x => x.Environment).HasColumnType("jsonb");
         b.Property(x => x.DeclaredTargets).HasColumnType("jsonb");

@@ -1,3 +1,4 @@
+using PerfService.Core.Contracts;
 namespace PerfService.Data.Entities;
 
 public class Run
@@ -12,8 +13,7 @@ public class Run
     public long? AgentId { get; set; }
     public long? JobId { get; set; }
     public long SuiteId { get; set; }
-    /// <summary>"head", or "base" for the interleaved base rounds of a pull-request job.</summary>
-    public string Role { get; set; } = "head";
+    public RunRole Role { get; set; }
     public int Round { get; set; }
     public required string Format { get; set; }
     public bool ProfileMismatch { get; set; }

@@ -1,6 +1,5 @@
+using PerfService.Core.Targets;
 namespace PerfService.Data.Entities;
-
-public enum TargetOutcomeKind { Pass, Fail, NotMeasured, AtRisk }
 
 /// <summary>What one run showed for one target, with the figures.</summary>
 public class TargetResult
@@ -9,7 +8,7 @@ public class TargetResult
     public long RunId { get; set; }
     public long? TargetId { get; set; }
     public required string Name { get; set; }
-    public TargetOutcomeKind Outcome { get; set; }
+    public TargetStatus Outcome { get; set; }
     public double? Actual { get; set; }
     public double? Limit { get; set; }
     public string? Detail { get; set; }

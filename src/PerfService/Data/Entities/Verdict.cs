@@ -1,6 +1,5 @@
+using PerfService.Core.Comparison;
 namespace PerfService.Data.Entities;
-
-public enum VerdictOutcome { Regression, Improvement, NoChange, Inconclusive }
 
 /// <summary>Head against base for one benchmark × measure of one pull-request job (whose profile it carries).</summary>
 public class Verdict
@@ -12,7 +11,7 @@ public class Verdict
     public long BenchmarkId { get; set; }
     public long MeasureId { get; set; }
     public long ProfileId { get; set; }
-    public VerdictOutcome Outcome { get; set; }
+    public Outcome Outcome { get; set; }
     public double? BaseMedian { get; set; }
     public double? HeadMedian { get; set; }
     /// <summary>Relative change of head against base (0.1 = +10%) and its confidence interval.</summary>

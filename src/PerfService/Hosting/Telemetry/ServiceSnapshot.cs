@@ -1,6 +1,7 @@
 using Hangfire;
 using Microsoft.Extensions.Options;
 using Npgsql;
+using PerfService.Data.Entities;
 
 namespace PerfService.Hosting.Telemetry;
 
@@ -60,10 +61,10 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
     {
         var now = time.GetUtcNow();
         var jobs = new List<JobCount>();
-        await using (var cmd = dataSource.CreateCommand("""
+        await using (var cmd = dataSource.CreateCommand($"""
             SELECT j.state, p.name, count(*), coalesce(extract(epoch FROM $1 - min(j.created_at)), 0)::float8
             FROM jobs j JOIN profiles p ON p.id = j.profile_id
-            WHERE j.state IN ('Queued', 'Running')
+            WHERE j.state IN ('{nameof(JobState.Queued)}', '{nameof(JobState.Running)}')
             GROUP BY j.state, p.name ORDER BY p.name, j.state
             """))
         {
