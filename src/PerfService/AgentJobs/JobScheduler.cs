@@ -71,6 +71,41 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         return jobs;
     }
 
+    /// <summary>
+    /// A bisection run of one commit of a change point's range on one profile. Added to the caller's unit of work, not
+    /// saved: the change-point updater commits it with the alert that asked for it, then wakes the agents.
+    /// </summary>
+    public Job AddBisection(Project project, long profileId, string sha)
+    {
+        var job = new Job
+        {
+            ProjectId = project.Id, Kind = JobKind.Bisect, Commit = sha, Branch = project.DefaultBranch, ProfileId = profileId,
+            // Empty: the project's own suites, as a baseline runs them; one job then serves every series whose alert shares the range.
+            Suites = [],
+            Priority = RerunPriority, State = JobState.Queued, MaxAttempts = options.Value.MaxAttempts, Rounds = 1, CreatedAt = time.GetUtcNow(),
+        };
+        db.Jobs.Add(job);
+        return job;
+    }
+
+    /// <summary>
+    /// The job that pull-request runs posted without one (<c>perf-agent submit --pr N</c>) belong to: one per pull request
+    /// × head commit × profile, finished from the start, since no agent runs it. Added to the caller's unit of work.
+    /// </summary>
+    public Job AddSubmitted(Run run, int pullRequest, string commit, string? baseCommit, string? branch)
+    {
+        var now = time.GetUtcNow();
+        var job = new Job
+        {
+            ProjectId = run.ProjectId, Kind = JobKind.Submitted, Commit = commit, PullRequest = pullRequest, ProfileId = run.ProfileId,
+            BaseCommit = baseCommit, Branch = branch,
+            State = JobState.Succeeded, Attempts = 1, MaxAttempts = 1, Reason = "results submitted without an agent job",
+            CreatedAt = now, StartedAt = run.StartedAt ?? now, FinishedAt = now,
+        };
+        db.Jobs.Add(job);
+        return job;
+    }
+
     /// <summary>Cancels the pull request's pending and running jobs; a running agent hears it at its next heartbeat.</summary>
     public Task<int> CancelPullRequestAsync(long projectId, int pullRequest, string reason, CancellationToken ct, string? exceptCommit = null)
     {

@@ -1,5 +1,4 @@
 using Microsoft.EntityFrameworkCore;
-using Microsoft.Extensions.Options;
 using PerfService.AgentJobs;
 using PerfService.Alerts;
 using PerfService.Core.Bisection;
@@ -15,7 +14,7 @@ namespace PerfService.Bisection;
 /// the middle of the range; when its run lands, the series replays, the alert narrows, and the next call queues the
 /// next one. Works inside the change-point updater's transaction, so a job and the alert that asked for it commit together.
 /// </summary>
-public sealed class Bisector(PerfDbContext db, AlertService alerts, IOptions<JobOptions> options, ILogger<Bisector> logger)
+public sealed class Bisector(PerfDbContext db, AlertService alerts, JobScheduler scheduler, ILogger<Bisector> logger)
 {
     /// <summary>Queues at most one job; true when it did (the caller wakes the agents after committing).</summary>
     public async Task<bool> ConsiderAsync(Project project, long profileId, Alert alert, DateTimeOffset fromAt, DateTimeOffset toAt, CancellationToken ct)
@@ -54,14 +53,7 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, IOptions<Job
         }
 
         var sha = between[next];
-        var now = DateTimeOffset.UtcNow;
-        db.Jobs.Add(new Job
-        {
-            ProjectId = project.Id, Kind = JobKind.Bisect, Commit = sha, Branch = project.DefaultBranch, ProfileId = profileId,
-            // Empty: the project's own suites, as a baseline runs them; one job then serves every series whose alert shares the range.
-            Suites = [],
-            Priority = JobScheduler.RerunPriority, State = JobState.Queued, MaxAttempts = options.Value.MaxAttempts, Rounds = 1, CreatedAt = now,
-        });
+        scheduler.AddBisection(project, profileId, sha);
         alert.Details = state.WriteInto(alert.Details);
         await alerts.NoteAsync(alert,
             $"bisecting: queued a run of {Short(sha)}, {next + 1} of the {between.Count} untested commits between {Short(alert.FromCommit)} and {Short(alert.ToCommit)} (job {spent + 1} of at most {state.Cap})",

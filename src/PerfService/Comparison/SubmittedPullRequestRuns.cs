@@ -1,6 +1,7 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
+using PerfService.AgentJobs;
 using PerfService.Data;
 using PerfService.Data.Entities;
 using PerfService.PullRequests;
@@ -13,8 +14,8 @@ namespace PerfService.Comparison;
 /// like an agent's. It has no interleaved base rounds, so its baseline is the base branch's runs at or before the
 /// base commit (see <see cref="PullRequestInputs"/>); reports, comments and alerts then work unchanged.
 /// </summary>
-public sealed class SubmittedPullRequestRuns(PerfDbContext db, NpgsqlDataSource dataSource, IBackgroundJobClient background,
-    ILogger<SubmittedPullRequestRuns> logger)
+public sealed class SubmittedPullRequestRuns(PerfDbContext db, NpgsqlDataSource dataSource, JobScheduler scheduler, IBackgroundJobClient background,
+    TimeProvider time, ILogger<SubmittedPullRequestRuns> logger)
 {
     public async Task AttachAsync(Run run, CancellationToken ct)
     {
@@ -25,21 +26,13 @@ public sealed class SubmittedPullRequestRuns(PerfDbContext db, NpgsqlDataSource 
         var job = await db.Jobs.FirstOrDefaultAsync(j => j.ProjectId == run.ProjectId && j.Kind == JobKind.Submitted
             && j.PullRequest == pullRequest && j.Commit == commit && j.ProfileId == run.ProfileId, ct);
         var suite = await db.Suites.AsNoTracking().Where(s => s.Id == run.SuiteId).Select(s => s.Name).FirstAsync(ct);
-        var now = DateTimeOffset.UtcNow;
         if (job is null)
         {
-            job = new Job
-            {
-                ProjectId = run.ProjectId, Kind = JobKind.Submitted, Commit = commit, PullRequest = pullRequest, ProfileId = run.ProfileId,
-                BaseCommit = run.BaseCommitId is { } baseId ? await db.Commits.AsNoTracking().Where(c => c.Id == baseId).Select(c => c.Sha).FirstAsync(ct) : null,
-                Branch = run.BranchId is { } branchId ? await db.Branches.AsNoTracking().Where(b => b.Id == branchId).Select(b => b.Name).FirstAsync(ct) : null,
-                State = JobState.Succeeded, Attempts = 1, MaxAttempts = 1, Reason = "results submitted without an agent job",
-                CreatedAt = now, StartedAt = run.StartedAt ?? now, FinishedAt = now,
-            };
-            db.Jobs.Add(job);
+            var names = await db.Runs.AsNoTracking().Where(r => r.Id == run.Id).Select(r => new { Base = r.BaseCommit!.Sha, Branch = r.Branch!.Name }).FirstAsync(ct);
+            job = scheduler.AddSubmitted(run, pullRequest, commit, names.Base, names.Branch);
         }
         if (!job.Suites.Contains(suite)) job.Suites = [.. job.Suites, suite];
-        job.FinishedAt = now;
+        job.FinishedAt = time.GetUtcNow();
         await db.SaveChangesAsync(ct);
         await db.Runs.Where(r => r.Id == run.Id).ExecuteUpdateAsync(s => s.SetProperty(r => r.JobId, job.Id), ct);
         logger.LogInformation("Run {RunId} of pull request #{PullRequest} joins submitted job {JobId}", run.Id, pullRequest, job.Id);
