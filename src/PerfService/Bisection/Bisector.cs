@@ -19,7 +19,7 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, JobScheduler
     /// <summary>Queues at most one job; true when it did (the caller wakes the agents after committing).</summary>
     public async Task<bool> ConsiderAsync(Project project, long profileId, Alert alert, DateTimeOffset fromAt, DateTimeOffset toAt, CancellationToken ct)
     {
-        var state = BisectState.Read(alert.Details);
+        var state = alert.Details.Bisect;
         if (!project.Bisect || state?.Done == true || alert.FromCommit is null || alert.ToCommit is null) return false;
         // Every series of a run that moved asks about the same range at once: one of them decides at a time. The alert
         // groups' lock comes first, in the order every analysis takes them.
@@ -47,14 +47,15 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, JobScheduler
         {
             // Nothing left to try and nothing pending: the range is as narrow as bisection can make it.
             var done = !states.Contains(BisectCommitState.Pending) && (spent >= state.Cap || !states.Contains(BisectCommitState.Untested));
-            alert.Details = (state with { Done = done }).WriteInto(alert.Details);
+            state.Done = done;
+            alert.Details.Bisect = state;
             await db.SaveChangesAsync(ct);
             return false;
         }
 
         var sha = between[next];
         scheduler.AddBisection(project, profileId, sha);
-        alert.Details = state.WriteInto(alert.Details);
+        alert.Details.Bisect = state;
         await alerts.NoteAsync(alert,
             $"bisecting: queued a run of {Short(sha)}, {next + 1} of the {between.Count} untested commits between {Short(alert.FromCommit)} and {Short(alert.ToCommit)} (job {spent + 1} of at most {state.Cap})",
             ct);
@@ -66,7 +67,8 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, JobScheduler
     {
         var between = await CommitsBetweenAsync(projectId, fromAt, toAt, [alert.FromCommit!, alert.ToCommit!], ct);
         var rangeCommits = between.Count + 1;
-        return new BisectState(alert.FromCommit!, alert.ToCommit!, fromAt, toAt, rangeCommits, BisectPlan.Cap(rangeCommits));
+        return new BisectState
+            { From = alert.FromCommit!, To = alert.ToCommit!, FromAt = fromAt, ToAt = toAt, RangeCommits = rangeCommits, Cap = BisectPlan.Cap(rangeCommits) };
     }
 
     private sealed record KnownCommit(string Sha, DateTimeOffset At);

@@ -24,10 +24,9 @@ public sealed partial class ChangePointUpdater
             var wider = open.FirstOrDefault(o => DirectionOf(o) == c.Direction.ToString() && Holds(points, o, c.Index));
             if (wider is null) continue;
 
-            var (oldFrom, oldTo, oldDetails) = (wider.FromCommit!, wider.ToCommit!, wider.Details);
+            var (oldFrom, oldTo) = (wider.FromCommit!, wider.ToCommit!);
             Describe(wider, id, points, c);
-            wider.Details = BisectState.Carry(oldDetails, wider.Details);
-            var how = BisectState.Read(wider.Details) is null ? "as runs of commits inside it arrived" : "by bisection";
+            var how = wider.Details.Bisect is null ? "as runs of commits inside it arrived" : "by bisection";
             await alerts.NarrowedAsync(wider, oldFrom, oldTo, how, ct);
         }
     }
@@ -50,6 +49,5 @@ public sealed partial class ChangePointUpdater
         points.FindLast(alert.FromCommit) is var from and >= 0 && from <= index - 1
         && points.FindFirst(alert.ToCommit) >= index;
 
-    private static string? DirectionOf(Alert alert) =>
-        JsonDocument.Parse(alert.Details).RootElement.TryGetProperty("direction", out var d) ? d.GetString() : null;
+    private static string? DirectionOf(Alert alert) => alert.Details.ChangePoint?.Direction;
 }

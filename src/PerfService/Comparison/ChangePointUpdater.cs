@@ -191,9 +191,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         // A change back to the old level fixes the earlier change it undoes.
         foreach (var earlier in (await open.OfAsync(id, ct)).Where(e => e.Id != alert.Id))
         {
-            var d = JsonDocument.Parse(earlier.Details).RootElement;
-            if (d.TryGetProperty("LevelBefore", out var before) && d.TryGetProperty("LevelAfter", out var after)
-                && ChangePoint.Reverts(before.GetDouble(), after.GetDouble(), a.LevelBefore, a.LevelAfter))
+            if (earlier.Details.ChangePoint is { } d && ChangePoint.Reverts(d.LevelBefore, d.LevelAfter, a.LevelBefore, a.LevelAfter))
                 await alerts.ChangeStateAsync(earlier, AlertState.Fixed, AlertService.System, $"the series returned to its old level at {Short(to)}", ct);
         }
     }
@@ -224,7 +222,16 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         alert.ToCommit = to;
         alert.Summary = string.Create(CultureInfo.InvariantCulture,
             $"{a.Direction.ToString().ToLowerInvariant()} of {sign}{a.Magnitude:P1} in {id.Label} between {Short(from)} and {Short(to)}");
-        alert.Details = JsonSerializer.Serialize(new { a.Index, a.Magnitude, a.LevelBefore, a.LevelAfter, a.DetectedAt, direction = a.Direction.ToString() });
+        alert.Details = new AlertDetails
+        {
+            ChangePoint = new ChangePointFacts
+            {
+                Index = a.Index, Magnitude = a.Magnitude, LevelBefore = a.LevelBefore, LevelAfter = a.LevelAfter, DetectedAt = a.DetectedAt,
+                Direction = a.Direction.ToString(),
+            },
+            // A narrowed range keeps the bisection that narrowed it.
+            Bisect = alert.Details.Bisect,
+        };
         alert.Change = a.Magnitude;
         return alert;
     }

@@ -155,7 +155,13 @@ public sealed class PullRequestComparisonJob(
                 ToCommit = job.Commit,
                 Change = Finite(v.Change),
                 Summary = string.Create(CultureInfo.InvariantCulture, $"{v.Change:+0.0%;-0.0%} {v.Measure} of {v.Key} on {profile} in pull request #{job.PullRequest}"),
-                Details = JsonSerializer.Serialize(new { jobId = job.Id, v.BaseMedian, v.HeadMedian, change = Finite(v.Change), p = Finite(v.PValue) }),
+                Details = new AlertDetails
+                {
+                    Regression = new RegressionFacts
+                    {
+                        JobId = job.Id, BaseMedian = Finite(v.BaseMedian), HeadMedian = Finite(v.HeadMedian), Change = Finite(v.Change), P = Finite(v.PValue),
+                    },
+                },
             }, "regression verdict", ct);
         }
     }

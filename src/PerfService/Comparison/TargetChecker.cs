@@ -88,7 +88,11 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
                     ToCommit = commit,
                     Summary = string.Create(CultureInfo.InvariantCulture,
                         $"target '{group.Key}' failed on {profile} at {(commit is null ? "" : PerfService.Core.Contracts.CommitId.Short(commit))}: {what}{more}"),
-                    Details = JsonSerializer.Serialize(failed.Select(f => new { f.Benchmark, f.Baseline, f.Actual, f.Limit, f.Unit, f.Reason })),
+                    Details = new AlertDetails
+                    {
+                        TargetMisses = failed.Select(f => new TargetMiss
+                            { Benchmark = f.Benchmark, Baseline = f.Baseline, Actual = f.Actual, Limit = f.Limit, Unit = f.Unit, Reason = f.Reason }).ToList(),
+                    },
                 }, "target failed", ct);
             }
             else if (group.All(o => o.Status == TargetStatus.Pass))

@@ -54,9 +54,10 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
         var alerts = await App.WithDbAsync(db => db.Alerts.Where(a => a.ProjectId == projectId && a.Kind == AlertKind.ChangePoint).ToListAsync());
         var narrowed = Assert.Single(alerts);
         Assert.Equal(AlertState.Active, narrowed.State);
-        var bisect = JsonDocument.Parse(narrowed.Details).RootElement.GetProperty("bisect");
-        Assert.True(bisect.GetProperty("Done").GetBoolean());
-        Assert.Equal((8, 4), (bisect.GetProperty("RangeCommits").GetInt32(), bisect.GetProperty("Cap").GetInt32()));
+        var bisect = narrowed.Details.Bisect!;
+        Assert.True(bisect.Done);
+        Assert.Equal((8, 4), (bisect.RangeCommits, bisect.Cap));
+        Assert.Equal("Regression", narrowed.Details.ChangePoint!.Direction);
         Assert.Contains($"between {Pushed(slug, 2)[..10]} and {Pushed(slug, 3)[..10]}", narrowed.Summary);
         var reasons = await App.WithDbAsync(db => db.AlertEvents.Where(e => e.AlertId == narrowed.Id).OrderBy(e => e.Id).Select(e => e.Reason).ToListAsync());
         Assert.Equal(3, reasons.Count(r => r!.StartsWith("bisecting: queued a run of", StringComparison.Ordinal)));

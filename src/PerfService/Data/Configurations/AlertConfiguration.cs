@@ -11,7 +11,7 @@ public class AlertConfiguration : IEntityTypeConfiguration<Alert>
         b.Property(x => x.GroupKey).HasMaxLength(200);
         b.Property(x => x.FromCommit).HasMaxLength(64);
         b.Property(x => x.ToCommit).HasMaxLength(64);
-        b.Property(x => x.Details).HasColumnType("jsonb");
+        b.ComplexProperty(x => x.Details, d => d.ToJson("details"));
         b.HasOne(x => x.Project).WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
         b.HasOne(x => x.Benchmark).WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
         b.HasOne(x => x.Measure).WithMany().HasForeignKey(x => x.MeasureId);

@@ -20,7 +20,7 @@ public class Alert
     public string? FromCommit { get; set; }
     public string? ToCommit { get; set; }
     public required string Summary { get; set; }
-    public string Details { get; set; } = "{}";
+    public AlertDetails Details { get; set; } = new();
     public string? IssueUrl { get; set; }
     /// <summary>The relative change the alert is about (0.12 = +12%), when it has one; groups report their largest and median.</summary>
     public double? Change { get; set; }
