@@ -74,6 +74,11 @@ public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         Assert.Contains(status.GetProperty("agents").EnumerateArray(), a => a.GetProperty("profile").GetString() == "i7-4790k");
         Assert.Equal(JsonValueKind.Array, status.GetProperty("queues").ValueKind);
         Assert.True(status.GetProperty("background").GetProperty("failed").GetInt64() >= 0);
+        Assert.True(status.GetProperty("analysis").GetProperty("runs").GetInt64() >= 0);
+        // Publication outcomes are this process's tally, live (not held with the database snapshot).
+        var before = Outcome(status, "skipped");
+        PerfService.Hosting.Telemetry.PerfTelemetry.Published("skipped");
+        Assert.Equal(before + 1, Outcome(await admin.GetFromJsonAsync<JsonElement>("/api/v1/service/status"), "skipped"));
         Assert.Equal(HttpStatusCode.Forbidden, (await (await app.ClientWithScopesAsync(Scopes.Read)).GetAsync("/api/v1/service/status")).StatusCode);
     }
 
@@ -86,6 +91,9 @@ public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         var error = Assert.ThrowsAny<Exception>(() => bad.CreateClient());
         Assert.IsType<OptionsValidationException>(error.GetBaseException());
     }
+
+    private static long Outcome(JsonElement status, string outcome) =>
+        status.GetProperty("publishing").GetProperty("outcomes").TryGetProperty(outcome, out var n) ? n.GetInt64() : 0;
 
     /// <summary>Prometheus text format: "name{labels} value" per sample (comments skipped).</summary>
     private static Dictionary<string, double> Parse(string text) => text.Split('\n')

@@ -55,13 +55,28 @@ public static class PerfTelemetry
         s_claimWait.Record(Math.Max(0, waited.TotalSeconds), new KeyValuePair<string, object?>("profile", profile));
 
     /// <param name="outcome">"published", "rate_limited", "failed", "skipped".</param>
-    public static void Published(string outcome) => s_publishes.Add(1, new KeyValuePair<string, object?>("outcome", outcome));
+    public static void Published(string outcome)
+    {
+        s_publishes.Add(1, new KeyValuePair<string, object?>("outcome", outcome));
+        s_publishTally.AddOrUpdate(outcome, 1, (_, n) => n + 1);
+    }
 
     public static void RateLimited(TimeSpan wait)
     {
         Published("rate_limited");
         s_rateLimitWait.Record(Math.Max(0, wait.TotalSeconds));
+        Interlocked.Add(ref s_rateLimitWaitMilliseconds, (long)Math.Max(0, wait.TotalMilliseconds));
     }
+
+    // The same publication figures kept in process for the Service page (a team without Prometheus): Prometheus sums
+    // them over every replica, the page shows the process that answers it.
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, long> s_publishTally = new();
+    private static long s_rateLimitWaitMilliseconds;
+    private static readonly DateTimeOffset s_since = DateTimeOffset.UtcNow;
+
+    public static GitHubPublishing Publishing() => new(s_since,
+        s_publishTally.OrderBy(p => p.Key, StringComparer.Ordinal).ToDictionary(p => p.Key, p => p.Value),
+        s_publishTally.GetValueOrDefault("rate_limited"), Interlocked.Read(ref s_rateLimitWaitMilliseconds) / 1000.0);
 
     /// <summary>For an exception filter: records and lets the exception go on (<c>catch (Exception) when (PerfTelemetry.PublishFailed())</c>).</summary>
     public static bool PublishFailed()

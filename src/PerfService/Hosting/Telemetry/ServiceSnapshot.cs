@@ -12,7 +12,12 @@ public sealed record ServiceStatus(
     IReadOnlyList<AgentCount> Agents,
     IReadOnlyList<QueueLength> Queues,
     BackgroundCounts Background,
-    AnalysisBacklog Analysis);
+    AnalysisBacklog Analysis,
+    GitHubPublishing Publishing);
+
+/// <summary>Pull-request publications to GitHub by outcome ("published", "skipped", "rate_limited", "failed") and the
+/// waits GitHub's rate limits imposed, counted by this process since <see cref="Since"/>.</summary>
+public sealed record GitHubPublishing(DateTimeOffset Since, IReadOnlyDictionary<string, long> Outcomes, long RateLimitWaits, double RateLimitWaitSeconds);
 
 /// <summary>Stored runs waiting for their analysis, and how long the oldest has waited: the analysis lag an autoscaler
 /// scales background workers on (it grows with the backlog, whatever the size of the runs).</summary>
@@ -37,11 +42,14 @@ public sealed record BackgroundCounts(long Enqueued, long Scheduled, long Proces
 public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage storage, IOptions<TelemetryOptions> options, TimeProvider time)
 {
     private const string DefaultQueue = "default";
-    private static readonly string[] ActiveStates = ["Queued", "Running"];
+    private static readonly string[] ActiveStates = [nameof(JobState.Queued), nameof(JobState.Running)];
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ServiceStatus? _last;
 
-    public async Task<ServiceStatus> GetAsync(CancellationToken ct)
+    /// <summary>The database's figures as of the last read (at most SnapshotSeconds old), with this process's live tallies.</summary>
+    public async Task<ServiceStatus> GetAsync(CancellationToken ct) => (await ReadCachedAsync(ct)) with { Publishing = PerfTelemetry.Publishing() };
+
+    private async Task<ServiceStatus> ReadCachedAsync(CancellationToken ct)
     {
         var maxAge = TimeSpan.FromSeconds(options.Value.SnapshotSeconds);
         if (_last is { } fresh && time.GetUtcNow() - fresh.At < maxAge) return fresh;
@@ -103,6 +111,6 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
             "SELECT count(*), coalesce(extract(epoch FROM now() - min(queued_at)), 0)::float8 FROM analysis_queue"))
         await using (var r = await cmd.ExecuteReaderAsync(ct))
             if (await r.ReadAsync(ct)) analysis = new AnalysisBacklog(r.GetInt64(0), r.GetDouble(1));
-        return new ServiceStatus(now, jobs, agents, queues, background, analysis);
+        return new ServiceStatus(now, jobs, agents, queues, background, analysis, PerfTelemetry.Publishing());
     }
 }

@@ -1,5 +1,6 @@
 // Service status for admins (GET /api/v1/service/status): the same essentials as the Prometheus metrics, so a team
-// without Prometheus still sees the analysis backlog, failed background jobs, queued benchmark jobs and agents online.
+// without Prometheus still sees the analysis backlog, failed background jobs, queued benchmark jobs, agents online and
+// GitHub publication outcomes.
 import { api, ApiError, getToken } from '../api.js';
 import { el, $, clear, showError, badge, fmtNumber, outcomeKinds } from '../dom.js';
 import { initLayout, askToken } from '../layout.js';
@@ -32,6 +33,10 @@ async function load() {
       [[fmtNumber(b.enqueued), fmtNumber(b.scheduled), fmtNumber(b.processing),
         b.failed ? badge(String(b.failed), { [String(b.failed)]: 'bad' }) : '0', fmtNumber(b.succeeded),
         b.servers ? String(b.servers) : badge('none', { none: 'bad' })]], 'background-table'));
+    const a = s.analysis;
+    clear($('#analysis'), table(['Runs waiting for analysis', 'Oldest waiting (analysis lag)'],
+      [[a.runs ? fmtNumber(a.runs) : '0', a.runs && a.oldestSeconds > 300 ? badge(age(a.oldestSeconds), { [age(a.oldestSeconds)]: 'bad' }) : age(a.oldestSeconds)]],
+      'analysis-table'));
     clear($('#queues'), s.queues.some((q) => q.length > 0)
       ? table(['Queue', 'Waiting', 'Oldest waiting (analysis lag)'], s.queues.map((q) => [q.queue, fmtNumber(q.length), age(q.oldestSeconds)]), 'queue-table')
       : el('p', { class: 'muted' }, 'No background job is waiting.'));
@@ -41,6 +46,13 @@ async function load() {
       : el('p', { class: 'muted' }, 'No benchmark job is queued or running.'));
     clear($('#agent-profiles'), table(['Profile', 'Online', 'Registered'], s.agents.map((a) => [
       a.profile, a.registered && !a.online ? badge('0 online', { '0 online': 'bad' }) : String(a.online), String(a.registered)]), 'agent-profile-table'));
+    const p = s.publishing;
+    const outcomes = Object.entries(p.outcomes);
+    clear($('#publishing'), el('p', { class: 'muted' }, `Counted by the process answering this page since ${new Date(p.since).toLocaleString()}; `
+      + 'Prometheus sums every replica.'), outcomes.length
+      ? table(['Outcome', 'Publications'], outcomes.map(([o, n]) => [o === 'failed' ? badge(o, { failed: 'bad' }) : o, fmtNumber(n)]), 'publish-table')
+      : el('p', { class: 'muted' }, 'Nothing published to GitHub yet.'),
+    el('p', { id: 'rate-limits' }, `Rate-limit waits: ${fmtNumber(p.rateLimitWaits)} (${age(p.rateLimitWaitSeconds)} in all).`));
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
       needToken();
