@@ -38,6 +38,22 @@ public sealed class ComposeTests
     }
 
     [Fact]
+    public void TheWebAndBackgroundRolesRunAsTwoServicesOfOneImage()
+    {
+        var web = Compose.At("services", "perfservice");
+        var background = Compose.At("services", "perfservice-background");
+        Assert.Equal("web", web.Str("environment", "Background__Roles"));
+        Assert.Equal("background", background.Str("environment", "Background__Roles"));
+        Assert.Equal(web.Str("image"), background.Str("image"));
+        Assert.Equal(web.Str("environment", "ConnectionStrings__Perf"), background.Str("environment", "ConnectionStrings__Perf"));
+        Assert.Equal("service_completed_successfully", background.Str("depends_on", "migrate", "condition"));
+        Assert.Contains(background.Words("healthcheck", "test"), w => w.Contains("/readyz", StringComparison.Ordinal));
+        // Only the web role is published; the workers scale by replicas.
+        Assert.Null(background.At("ports"));
+        Assert.Contains("PERF_BACKGROUND_REPLICAS", background.Str("deploy", "replicas"));
+    }
+
+    [Fact]
     public void TheAgentExampleUsesRealOptionsAndATokenFromTheEnvironment()
     {
         var agent = Compose.At("services", "agent");

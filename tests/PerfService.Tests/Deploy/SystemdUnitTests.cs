@@ -18,7 +18,7 @@ public sealed class SystemdUnitTests
     [Fact]
     public void TheExpectedUnitsExist()
     {
-        foreach (var name in new[] { "perfservice.service", "perfservice-migrate.service", "perf-agent@.service" })
+        foreach (var name in new[] { "perfservice.service", "perfservice-background.service", "perfservice-migrate.service", "perf-agent@.service" })
             Assert.True(File.Exists(Path.Combine(DeployFiles.SystemdDir, name)), $"deploy/systemd/{name} is missing");
     }
 
@@ -47,6 +47,21 @@ public sealed class SystemdUnitTests
         Assert.True(unit.Value("Service", "DynamicUser") == "yes" || unit.Value("Service", "User") is not null, "runs as root");
         foreach (var (key, value) in new[] { ("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"), ("PrivateTmp", "yes"), ("ProtectHome", "yes") })
             Assert.Equal(value, unit.Value("Service", key));
+    }
+
+    [Fact]
+    public void TheBackgroundUnitRunsTheBackgroundRoleOnItsOwnPortAfterTheMigration()
+    {
+        var unit = Unit("perfservice-background.service");
+        Assert.Contains("perfservice-migrate.service", Words(unit.Values("Unit", "Requires")));
+        Assert.Equal("/etc/perfservice/perfservice.env", unit.Value("Service", "EnvironmentFile"));
+        // Command-line settings win over the environment file, whose Background__Roles says web once the roles are split.
+        var exec = Assert.Single(unit.Values("Service", "ExecStart"));
+        Assert.Contains("PerfService.dll --Background:Roles=background", exec);
+        Assert.Contains("--urls=http://127.0.0.1:5081", exec);
+        Assert.Contains("ASPNETCORE_URLS=http://127.0.0.1:5080", File.ReadAllText(Path.Combine(DeployFiles.SystemdDir, "perfservice.env.example")));
+        Assert.Contains("#Background__Roles=web", File.ReadAllText(Path.Combine(DeployFiles.SystemdDir, "perfservice.env.example")));
+        Assert.NotEqual(Unit("perfservice.service").Value("Service", "StateDirectory"), unit.Value("Service", "StateDirectory"));
     }
 
     [Fact]
