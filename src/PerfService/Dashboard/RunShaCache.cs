@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Data;
 using Npgsql;
 
 namespace PerfService.Dashboard;
@@ -27,7 +28,7 @@ internal sealed class RunShaCache(NpgsqlDataSource dataSource)
         cmd.Parameters.Add(new() { Value = missing.ToArray() });
         var found = new Dictionary<long, string>(missing.Count);
         await using (var reader = await cmd.ExecuteReaderAsync(ct))
-            while (await reader.ReadAsync(ct)) found[reader.GetInt64(0)] = reader.GetString(1);
+            while (await reader.ReadAsync(ct)) found[reader.GetInt64("id")] = reader.GetString("sha");
         if (_shas.Count + found.Count > Capacity) _shas.Clear();
         foreach (var (id, sha) in found) _shas[id] = sha;
         for (var i = 0; i < shas.Length; i++) shas[i] ??= found.GetValueOrDefault(runIds[i], "");

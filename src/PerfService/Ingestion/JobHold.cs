@@ -1,3 +1,4 @@
+using System.Data;
 using Npgsql;
 
 namespace PerfService.Ingestion;
@@ -30,14 +31,14 @@ public static class JobHold
         cmd.Parameters.Add(new NpgsqlParameter { Value = jobId });
         await using var r = await cmd.ExecuteReaderAsync(ct);
         // An unknown job and another project's job read the same, so the answer tells nothing about other projects.
-        if (!await r.ReadAsync(ct) || r.GetInt64(0) != projectId)
+        if (!await r.ReadAsync(ct) || r.GetInt64("project_id") != projectId)
             throw new UploadException(403, "Job not held", $"run.jobId {jobId} is not a job of project '{project}'", "run", "$.jobId");
-        var state = r.GetString(1);
+        var state = r.GetString("state");
         if (state != "Running")
             throw new UploadException(409, "Job not running", $"job {jobId} is {state}: runs are accepted only while its agent holds it", "run", "$.jobId");
-        var holderId = r.GetInt64(2);
-        var holder = r.IsDBNull(3) ? "?" : r.GetString(3);
-        var holderToken = r.IsDBNull(4) ? (long?)null : r.GetInt64(4);
+        var holderId = r.GetInt64("agent_id");
+        var holder = r.IsDBNull("name") ? "?" : r.GetString("name");
+        var holderToken = r.IsDBNull("token_id") ? (long?)null : r.GetInt64("token_id");
         // 409, not 403: an honest agent meets this when its lease ran out while its results waited in its spool and the
         // job went to another agent; the agent then sets those results aside instead of retrying them for ever.
         if (!poster.Admin && holderToken != poster.TokenId)

@@ -1,3 +1,4 @@
+using System.Data;
 using Npgsql;
 
 namespace PerfService.PullRequests;
@@ -38,13 +39,13 @@ public sealed class PullRequestHeads(NpgsqlDataSource dataSource)
         cmd.Parameters.Add(new() { Value = pr.UpdatedAt.ToUniversalTime() });
         cmd.Parameters.Add(new() { Value = (object?)e.Before?.ToLowerInvariant() ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Text });
         await using (var r = await cmd.ExecuteReaderAsync(ct))
-            if (await r.ReadAsync(ct)) return new HeadState(true, r.GetString(0), r.GetBoolean(1));
+            if (await r.ReadAsync(ct)) return new HeadState(true, r.GetString("head_commit"), r.GetBoolean("trusted"));
 
         await using var current = dataSource.CreateCommand("SELECT head_commit, trusted FROM pull_request_heads WHERE project_id = $1 AND pull_request = $2");
         current.Parameters.Add(new() { Value = projectId });
         current.Parameters.Add(new() { Value = e.Number });
         await using var c = await current.ExecuteReaderAsync(ct);
         await c.ReadAsync(ct);
-        return new HeadState(false, c.GetString(0), c.GetBoolean(1));
+        return new HeadState(false, c.GetString("head_commit"), c.GetBoolean("trusted"));
     }
 }
