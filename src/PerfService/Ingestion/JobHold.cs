@@ -34,7 +34,7 @@ public static class JobHold
         if (!await r.ReadAsync(ct) || r.GetInt64("project_id") != projectId)
             throw new UploadException(403, "Job not held", $"run.jobId {jobId} is not a job of project '{project}'", "run", "$.jobId");
         var state = r.GetString("state");
-        if (state != "Running")
+        if (state != nameof(Data.Entities.JobState.Running))
             throw new UploadException(409, "Job not running", $"job {jobId} is {state}: runs are accepted only while its agent holds it", "run", "$.jobId");
         var holderId = r.GetInt64("agent_id");
         var holder = r.IsDBNull("name") ? "?" : r.GetString("name");
