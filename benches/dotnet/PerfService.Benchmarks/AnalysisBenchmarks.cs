@@ -51,8 +51,7 @@ public class AnalysisBenchmarks
     [GlobalSetup]
     public async Task Setup()
     {
-        var cs = Environment.GetEnvironmentVariable("PERF_BENCH_DB") ?? throw new InvalidOperationException("PERF_BENCH_DB is not set; run ./perf bench");
-        await PerfService.Migrations.DatabaseMigrator.MigrateAsync(cs);
+        var cs = await BenchDatabase.MigratedAsync();
         _db = NpgsqlDataSource.Create(cs);
         _writer = new RunWriter(_db);
         // The service's own wiring (scoped job, EF context, alert service); its Hangfire server stays idle, since these

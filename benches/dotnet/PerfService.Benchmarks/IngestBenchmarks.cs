@@ -30,8 +30,7 @@ public class IngestBenchmarks
     [GlobalSetup]
     public async Task Setup()
     {
-        var cs = Environment.GetEnvironmentVariable("PERF_BENCH_DB") ?? throw new InvalidOperationException("PERF_BENCH_DB is not set; run ./perf bench");
-        await PerfService.Migrations.DatabaseMigrator.MigrateAsync(cs);
+        var cs = await BenchDatabase.MigratedAsync();
         _db = NpgsqlDataSource.Create(cs);
         _writer = new RunWriter(_db);
         await using (var cmd = _db.CreateCommand("""

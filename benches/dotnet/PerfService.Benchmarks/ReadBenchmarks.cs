@@ -23,8 +23,7 @@ public class ReadBenchmarks
     [GlobalSetup]
     public async Task Setup()
     {
-        var cs = Environment.GetEnvironmentVariable("PERF_BENCH_DB") ?? throw new InvalidOperationException("PERF_BENCH_DB is not set; run ./perf bench");
-        await PerfService.Migrations.DatabaseMigrator.MigrateAsync(cs);
+        var cs = await BenchDatabase.MigratedAsync();
         await using var db = NpgsqlDataSource.Create(cs);
         await using (var exists = db.CreateCommand("SELECT count(*) FROM results"))
             if ((long)(await exists.ExecuteScalarAsync())! < 5_000_000) await SeedAsync(db);
