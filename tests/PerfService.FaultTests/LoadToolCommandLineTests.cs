@@ -23,6 +23,8 @@ public sealed class LoadToolCommandLineTests
             Assert.Contains(option, tool.Output);
         Assert.Contains("[default: 50-500]", tool.Output);
         Assert.Contains("[default: 60]", tool.Output);
+        Assert.Contains("--commits", tool.Output);
+        Assert.Contains("[default: main]", tool.Output);
     }
 
     [Fact]
@@ -38,6 +40,7 @@ public sealed class LoadToolCommandLineTests
     [InlineData("--agents", "0", "--agents must be a whole number between 1 and 1000, not '0'")]
     [InlineData("--results", "9-3", "--results '9-3' must be MIN-MAX within 1-5000")]
     [InlineData("--repeat-rate", "often", "--repeat-rate must be a number between 0 and 1, not 'often'")]
+    [InlineData("--commits", "random", "'random'")]
     [InlineData("--agentz", "5", "--agentz")]
     public async Task A_bad_value_is_refused_with_exit_code_2_before_anything_is_sent(string option, string value, string message)
     {

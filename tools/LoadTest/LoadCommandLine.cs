@@ -48,6 +48,13 @@ public static class LoadCommandLine
         var repeatRate = Rate("--repeat-rate", "Share of runs posted again with the same key", Defaults.RepeatRate);
         var raceRate = Rate("--race-rate", "Share of runs posted twice at once with the same key", Defaults.RaceRate);
         var fixtureRate = Rate("--fixture-rate", "Share of runs made of a real harness output from --fixtures", Defaults.FixtureRate);
+        var commits = new Option<string>("--commits")
+        {
+            Description = "main: the agents of a profile run main's commits in turn, as real agents do; per-agent: each agent its own " +
+                "timeline, so nearly every point arrives out of commit order (a stress test of replays)",
+            DefaultValueFactory = _ => "main",
+        };
+        commits.AcceptOnlyFromAmong("main", "per-agent");
         var sloP99 = Number("--slo-p99-ms", "Latency target for the verdict line", Defaults.SloP99Milliseconds, 1, 600_000);
         var timeoutSeconds = Int("--timeout-seconds", "Timeout of one request", Defaults.TimeoutSeconds, 1, 600);
         var project = new Option<string?>("--project") { Description = "Project to create (default: load-<timestamp>)" };
@@ -60,7 +67,7 @@ public static class LoadCommandLine
             "(loopback only), latency percentiles, then a check that every acknowledged run is stored whole, exactly once")
         {
             server, adminToken, ingestToken, database, fixtures, agents, seconds, readers, thinkMs, readerThinkMs, maxRequests, results,
-            samples, repeatRate, raceRate, fixtureRate, sloP99, timeoutSeconds, project, seed, jsonReport, analysisWait,
+            samples, repeatRate, raceRate, fixtureRate, commits, sloP99, timeoutSeconds, project, seed, jsonReport, analysisWait,
         };
         root.SetAction(parse =>
         {
@@ -84,6 +91,7 @@ public static class LoadCommandLine
                 RepeatRate = parse.GetValue(repeatRate),
                 RaceRate = parse.GetValue(raceRate),
                 FixtureRate = parse.GetValue(fixtureRate),
+                Commits = parse.GetValue(commits) == "per-agent" ? CommitModel.PerAgent : CommitModel.Main,
                 SloP99Milliseconds = parse.GetValue(sloP99),
                 TimeoutSeconds = parse.GetValue(timeoutSeconds),
                 Project = parse.GetValue(project) ?? Defaults.Project,

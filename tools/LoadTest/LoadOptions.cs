@@ -28,6 +28,8 @@ public sealed record LoadOptions
     public double RaceRate { get; init; } = 0.02;
     /// <summary>Share of posts made of a real harness output from tests/fixtures instead of generic JSON.</summary>
     public double FixtureRate { get; init; } = 0.2;
+    /// <summary>Whose commits the agents run: main's, shared by all agents of a profile, or each agent's own.</summary>
+    public CommitModel Commits { get; init; } = CommitModel.Main;
     public double SloP99Milliseconds { get; init; } = 500;
     public int TimeoutSeconds { get; init; } = 30;
     public string Project { get; init; } = "load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture);

@@ -33,7 +33,10 @@ var generic = Payloads.Generic(options);
 var fixtures = Payloads.Fixtures(options.Fixtures, Log);
 Log($"project {options.Project} on {options.Server}; {options.Agents} agents × {options.Seconds} s (think {options.ThinkMilliseconds} ms ±50 %), " +
     $"{options.Readers} readers (think {options.ReaderThinkMilliseconds} ms); runs of {options.MinResults}-{options.MaxResults} results × {options.Samples} samples" +
-    (fixtures.Count > 0 ? $", {options.FixtureRate:P0} real fixtures" : "") + $"; repeats {options.RepeatRate:P0}, races {options.RaceRate:P0}; budget {options.MaxRequests} requests");
+    (fixtures.Count > 0 ? $", {options.FixtureRate:P0} real fixtures" : "") + $"; repeats {options.RepeatRate:P0}, races {options.RaceRate:P0}; commits {(options.Commits == CommitModel.Main ? "of main, in turn per profile" : "per agent")}; budget {options.MaxRequests} requests");
+
+var runTag = DateTime.UtcNow.ToString("HHmmss", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..6];
+var main = options.Commits == CommitModel.Main ? new MainLine(runTag, options.Seed) : null;
 
 // Warm-up, not measured: the first requests of a fresh process pay for JIT and connection set-up.
 {
@@ -42,7 +45,7 @@ Log($"project {options.Project} on {options.Server}; {options.Agents} agents × 
     var warmLedger = new Ledger(20);
     using var warmStop = new CancellationTokenSource(TimeSpan.FromSeconds(30));
     var agent = new SimulatedAgent(0, options with { ThinkMilliseconds = 0, RepeatRate = 0, RaceRate = 0 },
-        warm, warmLedger, generic.Take(3).ToList(), [], $"warmup-{Guid.NewGuid():N}"[..15]);
+        warm, warmLedger, generic.Take(3).ToList(), [], $"warmup-{Guid.NewGuid():N}"[..15], main);
     using var warmSoft = new CancellationTokenSource();
     var warmAgent = agent.RunAsync(new Stopping(warmSoft.Token, warmStop.Token));
     await Task.Delay(1500);
@@ -55,13 +58,12 @@ Log($"project {options.Project} on {options.Server}; {options.Agents} agents × 
 }
 
 _ = LoadAverage.Start;
-var runTag = DateTime.UtcNow.ToString("HHmmss", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..6];
 using var soft = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds));
 using var hard = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds + options.TimeoutSeconds + 15));
 var stop = new Stopping(soft.Token, hard.Token);
 var clock = Stopwatch.StartNew();
 var workers = Enumerable.Range(0, options.Agents)
-    .Select(i => Task.Run(() => new SimulatedAgent(i, options, http, ledger, generic, fixtures, runTag).RunAsync(stop)))
+    .Select(i => Task.Run(() => new SimulatedAgent(i, options, http, ledger, generic, fixtures, runTag, main).RunAsync(stop)))
     .Concat(Enumerable.Range(0, options.Readers).Select(i => Task.Run(() => new Reader(i, options, http, ledger).RunAsync(stop, options.ReaderThinkMilliseconds))))
     .ToList();
 using var progress = new PeriodicTimer(TimeSpan.FromSeconds(5));

@@ -14,7 +14,7 @@ public sealed record Stopping(CancellationToken Soft, CancellationToken Hard);
 /// --think-ms (±50 %) between posts; now and then posts a run again with the same key, one after the other or two at once.
 /// </summary>
 public sealed class SimulatedAgent(int index, LoadOptions options, Http http, Ledger ledger, IReadOnlyList<Payload> generic,
-    IReadOnlyList<Payload> fixtures, string runTag)
+    IReadOnlyList<Payload> fixtures, string runTag, MainLine? main = null)
 {
     private static readonly string[] Profiles = ["ryzen-9950x", "i7-4790k", "m1-pro"];
     private readonly Random _random = new(options.Seed * 7919 + index);
@@ -31,15 +31,16 @@ public sealed class SimulatedAgent(int index, LoadOptions options, Http http, Le
                 : generic[_random.Next(generic.Count)];
             var key = $"load-{runTag}-a{index}-{seq}";
             var run = ledger.Plan(key, payload);
-            _committedAt = _committedAt.AddMinutes(1 + _random.Next(10));
+            var profile = Profiles[index % Profiles.Length];
+            var (sha, committedAt) = Commit(profile, key);
             var metadata = new RunMetadata
             {
                 Project = options.Project,
-                Commit = Convert.ToHexStringLower(SHA1.HashData(Encoding.UTF8.GetBytes(key))),
-                CommittedAt = _committedAt,
+                Commit = sha,
+                CommittedAt = committedAt,
                 CommitMessage = $"load test commit {seq} of agent {index}",
                 Branch = "main",
-                Profile = Profiles[index % Profiles.Length],
+                Profile = profile,
                 Agent = $"load-agent-{index}",
                 Suite = payload.Suite,
                 Format = payload.Format,
@@ -64,6 +65,15 @@ public sealed class SimulatedAgent(int index, LoadOptions options, Http http, Le
             if (options.ThinkMilliseconds > 0)
                 await Delay((int)(options.ThinkMilliseconds * (0.5 + _random.NextDouble())), stop.Soft);
         }
+    }
+
+    /// <summary>The commit this post runs: main's next for the profile, or (<see cref="CommitModel.PerAgent"/>) one of this
+    /// agent's own timeline.</summary>
+    private (string Sha, DateTimeOffset At) Commit(string profile, string key)
+    {
+        if (main is not null) return main.Next(profile);
+        _committedAt = _committedAt.AddMinutes(1 + _random.Next(10));
+        return (Convert.ToHexStringLower(SHA1.HashData(Encoding.UTF8.GetBytes(key))), _committedAt);
     }
 
     private async Task PostAsync(string kind, PlannedRun run, RunMetadata metadata, Stopping stop, bool first)

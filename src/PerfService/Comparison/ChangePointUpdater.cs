@@ -2,7 +2,9 @@ using System.Globalization;
 using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
+using Microsoft.Extensions.Options;
 using PerfService.Alerts;
+using PerfService.Background;
 using PerfService.Bisection;
 using PerfService.Core.ChangePoints;
 using PerfService.Data;
@@ -20,7 +22,7 @@ namespace PerfService.Comparison;
 /// whose range still holds untested commits gets its next bisection job.
 /// </summary>
 public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, Bisector bisector, JobQueue queue,
-    ILogger<ChangePointUpdater> logger)
+    IOptions<BackgroundOptions> options, ILogger<ChangePointUpdater> logger)
 {
     public sealed record SeriesId(long ProjectId, long BenchmarkId, long MeasureId, long ProfileId, long BranchId, bool LowerIsBetter, string Label);
 
@@ -81,27 +83,38 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         var fed = keys.Where(k => rows[(k.BenchmarkId, k.MeasureId)].LastResultId != 0 && !project.Bisect).ToList();
         var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, ct,
             project.IncludeProfileMismatch);
-        var states = keys.ToDictionary(k => (k.BenchmarkId, k.MeasureId), k => ReadState(rows[(k.BenchmarkId, k.MeasureId)]));
+        var threads = options.Value.AnalysisThreadCount;
+        var states = keys.AsParallel().WithDegreeOfParallelism(threads)
+            .ToDictionary(k => (k.BenchmarkId, k.MeasureId), k => ReadState(rows[(k.BenchmarkId, k.MeasureId)]));
         // A series whose tail shows a point that arrived out of commit order replays from the start: read all of those
         // whole in the same query as the new ones.
         var rest = keys.Where(k => !tails.TryGetValue((k.BenchmarkId, k.MeasureId), out var tail)
-            || !InOrder(states[(k.BenchmarkId, k.MeasureId)], rows[(k.BenchmarkId, k.MeasureId)], tail)).ToList();
+            || !InOrder(states[(k.BenchmarkId, k.MeasureId)], rows[(k.BenchmarkId, k.MeasureId)], tail)).ToHashSet();
         var whole = await reader.ReadManyAsync(rest.Select(k => k.BenchmarkId).ToArray(), rest.Select(k => k.MeasureId).ToArray(), profileId, branchId, ct,
             project.IncludeProfileMismatch);
+
+        // The detector is pure CPU and most of an analysis' time: feed every series on its own core, then apply what it
+        // decided (alerts, bisection) one series after another on this context.
+        var window = keys.Select(k => rest.Contains(k) ? SeriesWindow.Whole(whole.GetValueOrDefault((k.BenchmarkId, k.MeasureId)) ?? []) : tails[(k.BenchmarkId, k.MeasureId)]).ToArray();
+        var decided = new Fed?[keys.Count];
+        Parallel.For(0, keys.Count, new ParallelOptions { MaxDegreeOfParallelism = threads, CancellationToken = ct },
+            i => decided[i] = Feed(keys[i], rows[(keys[i].BenchmarkId, keys[i].MeasureId)], states[(keys[i].BenchmarkId, keys[i].MeasureId)], window[i]));
 
         var open = new OpenAlerts(db, keys);
         var bisecting = false;
         var written = new List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)>(keys.Count);
-        foreach (var id in keys)
+        for (var i = 0; i < keys.Count; i++)
         {
+            var id = keys[i];
             var key = (id.BenchmarkId, id.MeasureId);
-            var window = rest.Contains(id) ? SeriesWindow.Whole(whole.GetValueOrDefault(key) ?? []) : tails[key];
-            var (state, bisects) = await UpdateOneAsync(id, project, rows[key], states[key], window, open, ct);
+            // A series found out of order in a partial window (not expected: those are read whole above) is fed here.
+            var result = decided[i] ?? Feed(id, rows[key], states[key], await ReadWholeAsync(id, project, ct))!;
+            var (state, bisects) = await ApplyAsync(id, project, result, open, ct);
             bisecting |= bisects;
             if (state is { } s) written.Add((rows[key], s.State, s.Last));
         }
         await db.SaveChangesAsync(ct);
-        await WriteStatesAsync(written, ct);
+        await WriteStatesAsync(written, threads, ct);
         return bisecting;
     }
 
@@ -115,11 +128,11 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId));
 
     /// <summary>Every state of the update in one statement (they are locked by this transaction).</summary>
-    private async Task WriteStatesAsync(List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)> written, CancellationToken ct)
+    private async Task WriteStatesAsync(List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)> written, int threads, CancellationToken ct)
     {
         if (written.Count == 0) return;
         var ids = written.Select(w => w.Row.Id).ToArray();
-        var json = written.Select(w => JsonSerializer.Serialize(w.State)).ToArray();
+        var json = written.AsParallel().AsOrdered().WithDegreeOfParallelism(threads).Select(w => JsonSerializer.Serialize(w.State)).ToArray();
         var at = written.Select(w => w.Last.SeriesAt).ToArray();
         var last = written.Select(w => w.Last.ResultId).ToArray();
         await db.Database.ExecuteSqlInterpolatedAsync($"""
@@ -129,20 +142,21 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             """, ct);
     }
 
-    /// <summary>Feeds one series' new points; returns its new state and last point (null when the series has none) and
-    /// whether bisection queued a job.</summary>
-    private async Task<((OnlineDetectorState State, SeriesPoint Last)? Written, bool Bisecting)> UpdateOneAsync(SeriesId id, Project project,
-        SeriesState row, OnlineDetectorState state, SeriesWindow points, OpenAlerts open, CancellationToken ct)
+    /// <summary>What the detector made of one series' new points: its new state, the alerts raised and withdrawn on the
+    /// way, whether the series was replayed, and the points it read.</summary>
+    private sealed record Fed(OnlineDetectorState State, List<OnlineAlert> Raised, List<OnlineAlert> Withdrawn, bool InOrder, SeriesWindow Points);
+
+    /// <summary>Feeds one series' new points to the detector (a replay from the start when a point arrived out of commit
+    /// order); null when that replay needs points the window does not hold. Pure: runs in parallel.</summary>
+    private static Fed? Feed(SeriesId id, SeriesState row, OnlineDetectorState state, SeriesWindow points)
     {
         var inOrder = InOrder(state, row, points);
         if (!inOrder)
         {
-            if (!points.IsWhole) points = await ReadWholeAsync(id, project, ct);
-            logger.LogInformation("Series {Series} received a point out of commit order; replaying {Count} points", id.Label, points.Count);
+            if (!points.IsWhole) return null;
             state = OnlineDetectorState.Empty;
         }
         var options = ChangePointOptions.Default with { LowerIsBetter = id.LowerIsBetter };
-
         var raised = new List<OnlineAlert>();
         var withdrawn = new List<OnlineAlert>();
         for (var i = state.Count; i < points.Count; i++)
@@ -154,6 +168,16 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             withdrawn.AddRange(update.Withdrawn);
             raised.RemoveAll(r => update.Withdrawn.Any(w => w.Index == r.Index && w.DetectedAt == r.DetectedAt));
         }
+        return new Fed(state, raised, withdrawn, inOrder, points);
+    }
+
+    /// <summary>Turns what the detector decided for one series into alerts; returns the series' new state and last point
+    /// (null when the series has none) and whether bisection queued a job.</summary>
+    private async Task<((OnlineDetectorState State, SeriesPoint Last)? Written, bool Bisecting)> ApplyAsync(SeriesId id, Project project,
+        Fed fed, OpenAlerts open, CancellationToken ct)
+    {
+        var (state, raised, withdrawn, inOrder, points) = fed;
+        if (!inOrder) logger.LogInformation("Series {Series} received a point out of commit order; replayed {Count} points", id.Label, points.Count);
         // The margin covers every alert in practice; should one reach further back, read the rest rather than fail.
         if (raised.Concat(withdrawn).Any(a => !points.Holds(a.Index - 1))) points = await ReadWholeAsync(id, project, ct);
 

@@ -8,7 +8,8 @@ namespace PerfService.IntegrationTests.Comparison;
 
 /// <summary>
 /// A service with the web role only (no Hangfire server): runs wait in the analysis queue, and the test runs their
-/// analysis jobs itself, in the order Hangfire would, with batching on (32) or off (1).
+/// analysis jobs itself, in the order Hangfire would, with batching on (32, the detector fed on 4 threads) or off (1,
+/// on one thread).
 /// </summary>
 public class QueuedAnalysisApp(int batchRuns) : PerfServiceApp
 {
@@ -16,6 +17,7 @@ public class QueuedAnalysisApp(int batchRuns) : PerfServiceApp
     {
         ["Background:Roles"] = "web",
         ["Background:AnalysisBatchRuns"] = batchRuns.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        ["Background:AnalysisThreads"] = batchRuns == 1 ? "1" : "4",
     };
 
     /// <summary>Runs the analysis job of every run, oldest first, as one worker would.</summary>
