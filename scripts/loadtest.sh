@@ -10,7 +10,9 @@
 #
 # Environment: PERF_DB (use that cluster instead of the private one), PERF_LOADTEST_DB (database name, perf_load),
 # PERF_ARTIFACTS (build output root, default ./artifacts), PERF_LOADTEST_ENV (extra VAR=value settings for
-# the service, space-separated). Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
+# the service, space-separated), PERF_LOADTEST_ROLES (both: one process, the default; split: a web process and a
+# background process, as deploy/ runs them, the background one at PERF_LOADTEST_NICE, 10 by default, so that on a
+# shared machine analysis takes the CPU that requests leave). Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
 # in tools/LoadTest/LoadCommandLine.cs (and by --help).
 set -euo pipefail
 
@@ -61,20 +63,29 @@ done
 dotnet "$ART/bin/PerfService.Migrations/release/PerfService.Migrations.dll" --connection "$DB" >&2
 
 # 3. The service on a free loopback port.
+ROLES="${PERF_LOADTEST_ROLES:-both}"
+case "$ROLES" in both|split) ;; *) say "PERF_LOADTEST_ROLES must be both or split, not '$ROLES'"; exit 2 ;; esac
+NICE="${PERF_LOADTEST_NICE:-10}"
+[[ "$NICE" =~ ^[0-9]+$ ]] && [ "$NICE" -le 19 ] || { say "PERF_LOADTEST_NICE must be 0-19, not '$NICE'"; exit 2; }
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-PORT=""
-for _ in $(seq 1 200); do
-  candidate=$((20000 + RANDOM % 20000))
-  if port_free "$candidate"; then PORT="$candidate"; break; fi
-done
-[ -n "$PORT" ] || { say "no free port found"; exit 1; }
+free_port() {
+  for _ in $(seq 1 200); do
+    local candidate=$((20000 + RANDOM % 20000))
+    if port_free "$candidate"; then echo "$candidate"; return 0; fi
+  done
+  return 1
+}
+PORT="$(free_port)" || { say "no free port found"; exit 1; }
 URL="http://127.0.0.1:$PORT"
 
 SERVICE_DLL="$ART/bin/PerfService/release/PerfService.dll"
 source scripts/ready.sh
 SERVICE_PID=""
+BACKGROUND_PID=""
+BACKGROUND_LOG="${SERVICE_LOG%.log}-background.log"
 cleanup() {
   stop_service "$SERVICE_PID"
+  stop_service "$BACKGROUND_PID"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -89,11 +100,20 @@ service_env=(
 )
 # shellcheck disable=SC2206
 [ -n "${PERF_LOADTEST_ENV:-}" ] && service_env+=(${PERF_LOADTEST_ENV})
+if [ "$ROLES" = split ]; then
+  BACKGROUND_URL="http://127.0.0.1:$(free_port)"
+  say "starting the background role on $BACKGROUND_URL at nice $NICE (log: $BACKGROUND_LOG)"
+  (cd "$(dirname "$SERVICE_DLL")" && exec nice -n "$NICE" env "${service_env[@]}" Background__Roles=background dotnet "$SERVICE_DLL" \
+    --urls "$BACKGROUND_URL") >"$BACKGROUND_LOG" 2>&1 &
+  BACKGROUND_PID=$!
+  service_env+=("Background__Roles=web")
+fi
 say "starting the service on $URL (log: $SERVICE_LOG)"
 (cd "$(dirname "$SERVICE_DLL")" && exec env "${service_env[@]}" dotnet "$SERVICE_DLL" --urls "$URL") >"$SERVICE_LOG" 2>&1 &
 SERVICE_PID=$!
 
 wait_ready "$URL" 30 "$SERVICE_PID" "$SERVICE_LOG" || exit 1
+[ -z "$BACKGROUND_PID" ] || wait_ready "$BACKGROUND_URL" 30 "$BACKGROUND_PID" "$BACKGROUND_LOG" || exit 1
 say "ready"
 
 # 4. Tokens, made the way an operator makes them.
@@ -111,10 +131,12 @@ dotnet "$ART/bin/PerfService.LoadTest/release/PerfService.LoadTest.dll" \
   --server "$URL" --admin-token "$ADMIN_TOKEN" --ingest-token "$INGEST_TOKEN" --db "$DB" \
   --fixtures "$ROOT/tests/fixtures" --json-report "$REPORT" "$@" || status=$?
 
-errors="$(grep -c -E '"LogLevel":"(Error|Critical)"' "$SERVICE_LOG" || true)"
-say "service log: $errors error entries ($SERVICE_LOG); report: $REPORT"
+logs=("$SERVICE_LOG")
+[ -z "$BACKGROUND_PID" ] || logs+=("$BACKGROUND_LOG")
+errors="$(cat "${logs[@]}" | grep -c -E '"LogLevel":"(Error|Critical)"' || true)"
+say "service log: $errors error entries (${logs[*]}); report: $REPORT"
 if [ "$errors" != 0 ]; then
-  grep -m 3 -E '"LogLevel":"(Error|Critical)"' "$SERVICE_LOG" | cut -c1-400 >&2
+  cat "${logs[@]}" | grep -m 3 -E '"LogLevel":"(Error|Critical)"' | cut -c1-400 >&2
   [ "$status" = 0 ] && status=1
 fi
 exit "$status"

@@ -34,6 +34,8 @@ public static class LoadCommandLine
         var fixtures = new Option<string?>("--fixtures") { Description = "tests/fixtures: real harness outputs mixed in (--fixture-rate)" };
         var agents = Int("--agents", "Simulated agents posting runs", Defaults.Agents, 1, 1000);
         var seconds = Int("--seconds", "How long they post", Defaults.Seconds, 1, 3600);
+        var warmup = Int("--warmup-seconds", "All agents post this long before the measured seconds start (latencies reported apart)",
+            Defaults.WarmupSeconds, 0, 3600);
         var readers = Int("--readers", "Concurrent readers of the read API", Defaults.Readers, 0, 100);
         var thinkMs = Int("--think-ms", "Each agent's pause between posts, ±50 % jitter (0 = back to back)", Defaults.ThinkMilliseconds, 0, 600_000);
         var readerThinkMs = Int("--reader-think-ms", "Each reader's pause between calls", Defaults.ReaderThinkMilliseconds, 0, 600_000);
@@ -66,7 +68,7 @@ public static class LoadCommandLine
         var root = new RootCommand("PerfService.LoadTest: simulated agents posting runs and readers on the read API against a running service " +
             "(loopback only), latency percentiles, then a check that every acknowledged run is stored whole, exactly once")
         {
-            server, adminToken, ingestToken, database, fixtures, agents, seconds, readers, thinkMs, readerThinkMs, maxRequests, results,
+            server, adminToken, ingestToken, database, fixtures, agents, seconds, warmup, readers, thinkMs, readerThinkMs, maxRequests, results,
             samples, repeatRate, raceRate, fixtureRate, commits, sloP99, timeoutSeconds, project, seed, jsonReport, analysisWait,
         };
         root.SetAction(parse =>
@@ -81,6 +83,7 @@ public static class LoadCommandLine
                 Fixtures = parse.GetValue(fixtures),
                 Agents = parse.GetValue(agents),
                 Seconds = parse.GetValue(seconds),
+                WarmupSeconds = parse.GetValue(warmup),
                 Readers = parse.GetValue(readers),
                 ThinkMilliseconds = parse.GetValue(thinkMs),
                 ReaderThinkMilliseconds = parse.GetValue(readerThinkMs),

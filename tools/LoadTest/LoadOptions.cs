@@ -13,6 +13,9 @@ public sealed record LoadOptions
     public string? Fixtures { get; init; }
     public int Agents { get; init; } = 50;
     public int Seconds { get; init; } = 60;
+    /// <summary>Seconds all agents post before the measured <see cref="Seconds"/> start (their runs are verified, their
+    /// latencies reported apart): a service's first seconds after a start are not its steady state.</summary>
+    public int WarmupSeconds { get; init; } = 10;
     public int Readers { get; init; } = 4;
     /// <summary>Pause of each simulated agent between two posts (± 50 % jitter); 0 posts back to back.</summary>
     public int ThinkMilliseconds { get; init; } = 1000;

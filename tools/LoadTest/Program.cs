@@ -57,6 +57,27 @@ var main = options.Commits == CommitModel.Main ? new MainLine(runTag, options.Se
     await reader.RunAsync(new Stopping(readSoft.Token, warmStop.Token), 0);
 }
 
+// Ramp, not measured: every agent posts for --warmup-seconds before the clock starts, so that the measured load meets
+// the service as it runs for days (code tiered up, every parser compiled, pools and thread pool grown) rather than
+// its first seconds after a start. Those seconds are reported on a line of their own.
+if (options.WarmupSeconds > 0)
+{
+    var rampLatencies = new Latencies();
+    using var ramp = new Http(options, rampLatencies);
+    var rampLedger = new Ledger(options.MaxRequests);
+    using var rampSoft = new CancellationTokenSource(TimeSpan.FromSeconds(options.WarmupSeconds));
+    using var rampHard = new CancellationTokenSource(TimeSpan.FromSeconds(options.WarmupSeconds + options.TimeoutSeconds + 15));
+    var rampClock = Stopwatch.StartNew();
+    await Task.WhenAll(Enumerable.Range(0, options.Agents).Select(i => Task.Run(() =>
+        new SimulatedAgent(i, options, ramp, rampLedger, generic, fixtures, "ramp-" + runTag, main).RunAsync(new Stopping(rampSoft.Token, rampHard.Token)))));
+    foreach (var run in rampLedger.Runs) ledger.Adopt(run);
+    var posts = rampLatencies.Summaries(rampClock.Elapsed, Report.Group).FirstOrDefault(r => r.Kind == "ingest (all)")
+        ?? rampLatencies.Summaries(rampClock.Elapsed, Report.Group).FirstOrDefault(r => r.Kind == "ingest");
+    if (posts is not null)
+        Log($"warm-up, not measured: {options.Agents} agents for {options.WarmupSeconds} s, {posts.Requests} posts ({posts.ErrorCount} errors), " +
+            $"p50 {posts.P50Ms:0} ms, p99 {posts.P99Ms:0} ms, max {posts.MaxMs:0} ms");
+}
+
 _ = LoadAverage.Start;
 using var soft = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds));
 using var hard = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds + options.TimeoutSeconds + 15));
@@ -104,7 +125,7 @@ if (options.JsonReport is { } file)
 {
     await File.WriteAllTextAsync(file, JsonSerializer.Serialize(new
     {
-        options = new { options.Agents, options.Seconds, options.Readers, options.ThinkMilliseconds, options.ReaderThinkMilliseconds, options.MinResults, options.MaxResults, options.Samples },
+        options = new { options.Agents, options.Seconds, options.WarmupSeconds, commits = options.Commits.ToString(), options.Readers, options.ThinkMilliseconds, options.ReaderThinkMilliseconds, options.MinResults, options.MaxResults, options.Samples },
         elapsedSeconds = elapsed.TotalSeconds,
         summaries,
         verification,
