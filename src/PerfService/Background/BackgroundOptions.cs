@@ -39,12 +39,18 @@ public sealed class BackgroundOptions : IValidatableObject
     [Range(1, 1000)]
     public int AnalysisBatchRuns { get; set; } = 256;
 
-    /// <summary>Cores one analysis feeds change-point series on at once; null: every core. The detector is pure CPU and
-    /// was two thirds of an analysis' time (measured at the 50-agent load test), and its series are independent.</summary>
+    /// <summary>
+    /// Threads one analysis feeds change-point series on at once; null: every core in a process with only the background
+    /// role, half of them (at least one) in one that also serves requests. The detector is pure CPU, two thirds of an
+    /// analysis' time at the 50-agent load test, and its series are independent. Where requests share the cores,
+    /// feeding on all of them starved ingest (20-agent load test on 2 cores: ingest p99 1,940 ms with 2 threads,
+    /// 1,133 ms with 1, analysis lag p99 8.8 s and 13.0 s).
+    /// </summary>
     [Range(1, 256)]
     public int? AnalysisThreads { get; set; }
 
-    public int AnalysisThreadCount => AnalysisThreads ?? Environment.ProcessorCount;
+    public int AnalysisThreadCount => AnalysisThreads
+        ?? (Runs(ServiceRoles.Web) ? Math.Max(1, Environment.ProcessorCount / 2) : Environment.ProcessorCount);
 
     public int WorkerCount => Workers ?? Math.Max(1, Environment.ProcessorCount / 2);
 

@@ -59,6 +59,8 @@ public sealed class SystemdUnitTests
         var exec = Assert.Single(unit.Values("Service", "ExecStart"));
         Assert.Contains("PerfService.dll --Background:Roles=background", exec);
         Assert.Contains("--urls=http://127.0.0.1:5081", exec);
+        // Requests keep priority over analysis on a shared host.
+        Assert.Equal("10", unit.Value("Service", "Nice"));
         Assert.Contains("ASPNETCORE_URLS=http://127.0.0.1:5080", File.ReadAllText(Path.Combine(DeployFiles.SystemdDir, "perfservice.env.example")));
         Assert.Contains("#Background__Roles=web", File.ReadAllText(Path.Combine(DeployFiles.SystemdDir, "perfservice.env.example")));
         Assert.NotEqual(Unit("perfservice.service").Value("Service", "StateDirectory"), unit.Value("Service", "StateDirectory"));
