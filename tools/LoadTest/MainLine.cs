@@ -1,5 +1,3 @@
-using System.Collections.Concurrent;
-using System.Runtime.CompilerServices;
 using System.Security.Cryptography;
 using System.Text;
 
@@ -22,26 +20,24 @@ public enum CommitModel
 /// profile runs every commit once, in order of taking.</summary>
 public sealed class MainLine(string runTag, int seed)
 {
-    private readonly ConcurrentDictionary<string, StrongBox<long>> _next = new();
-    private readonly ConcurrentDictionary<long, (string Sha, DateTimeOffset At)> _commits = new();
-    private readonly DateTimeOffset _start = DateTimeOffset.UtcNow.AddDays(-30);
-    private readonly object _grow = new();
+    private readonly List<(string Sha, DateTimeOffset At)> _commits = [];
+    private readonly Dictionary<string, int> _next = new(StringComparer.Ordinal);
     private readonly Random _random = new(seed);
-    private DateTimeOffset _last;
-    private long _count;
+    private DateTimeOffset _last = DateTimeOffset.UtcNow.AddDays(-30);
 
     /// <summary>The next commit the agents of <paramref name="profile"/> have not taken yet.</summary>
     public (string Sha, DateTimeOffset At) Next(string profile)
     {
-        var i = Interlocked.Increment(ref _next.GetOrAdd(profile, _ => new StrongBox<long>(-1)).Value);
-        lock (_grow)
+        lock (_commits)
         {
-            for (; _count <= i; _count++)
+            var i = _next.GetValueOrDefault(profile);
+            _next[profile] = i + 1;
+            while (_commits.Count <= i)
             {
-                _last = (_count == 0 ? _start : _last).AddMinutes(1 + _random.Next(10));
-                _commits[_count] = (Convert.ToHexStringLower(SHA1.HashData(Encoding.UTF8.GetBytes($"main-{runTag}-{_count}"))), _last);
+                _last = _last.AddMinutes(1 + _random.Next(10));
+                _commits.Add((Convert.ToHexStringLower(SHA1.HashData(Encoding.UTF8.GetBytes($"main-{runTag}-{_commits.Count}"))), _last));
             }
+            return _commits[i];
         }
-        return _commits[i];
     }
 }

@@ -71,8 +71,8 @@ if (options.WarmupSeconds > 0)
     await Task.WhenAll(Enumerable.Range(0, options.Agents).Select(i => Task.Run(() =>
         new SimulatedAgent(i, options, ramp, rampLedger, generic, fixtures, "ramp-" + runTag, main).RunAsync(new Stopping(rampSoft.Token, rampHard.Token)))));
     foreach (var run in rampLedger.Runs) ledger.Adopt(run);
-    var posts = rampLatencies.Summaries(rampClock.Elapsed, Report.Group).FirstOrDefault(r => r.Kind == "ingest (all)")
-        ?? rampLatencies.Summaries(rampClock.Elapsed, Report.Group).FirstOrDefault(r => r.Kind == "ingest");
+    var rows = rampLatencies.Summaries(rampClock.Elapsed, Report.Group);
+    var posts = rows.FirstOrDefault(r => r.Kind == "ingest (all)") ?? rows.FirstOrDefault(r => r.Kind == "ingest");
     if (posts is not null)
         Log($"warm-up, not measured: {options.Agents} agents for {options.WarmupSeconds} s, {posts.Requests} posts ({posts.ErrorCount} errors), " +
             $"p50 {posts.P50Ms:0} ms, p99 {posts.P99Ms:0} ms, max {posts.MaxMs:0} ms");

@@ -49,10 +49,11 @@ public sealed class BackgroundOptions : IValidatableObject
     [Range(1, 256)]
     public int? AnalysisThreads { get; set; }
 
-    public int AnalysisThreadCount => AnalysisThreads
-        ?? (Runs(ServiceRoles.Web) ? Math.Max(1, Environment.ProcessorCount / 2) : Environment.ProcessorCount);
+    public int AnalysisThreadCount => AnalysisThreads ?? (Runs(ServiceRoles.Web) ? HalfTheCores : Environment.ProcessorCount);
 
-    public int WorkerCount => Workers ?? Math.Max(1, Environment.ProcessorCount / 2);
+    public int WorkerCount => Workers ?? HalfTheCores;
+
+    private static int HalfTheCores => Math.Max(1, Environment.ProcessorCount / 2);
 
     public ServiceRoles ParsedRoles => TryParseRoles(Roles, out var roles) ? roles : ServiceRoles.Both;
 

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
-using PerfService.AgentJobs;
 using Microsoft.Extensions.Options;
+using PerfService.AgentJobs;
 using PerfService.Alerts;
 using PerfService.Background;
 using PerfService.Bisection;
