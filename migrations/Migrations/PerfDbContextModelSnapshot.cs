@@ -1347,6 +1347,10 @@ namespace PerfService.Migrations.Migrations
                         .HasDatabaseName("ix_runs_project_id_idempotency_key")
                         .HasFilter("idempotency_key IS NOT NULL");
 
+                    b.HasIndex(new[] { "ProfileId" }, "ix_runs_profile_id_mismatch")
+                        .HasDatabaseName("ix_runs_profile_id_mismatch")
+                        .HasFilter("profile_mismatch");
+
                     b.ToTable("runs", (string)null);
                 });
 

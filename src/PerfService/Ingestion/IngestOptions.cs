@@ -30,7 +30,7 @@ public sealed class IngestOptions
 
     /// <summary>Uploads read and stored at once by one service process; more wait (see <see cref="QueueSeconds"/>).</summary>
     [Range(1, 1_000)]
-    public int MaxConcurrentUploads { get; set; } = 2;
+    public int MaxConcurrentUploads { get; set; } = 4;
 
     /// <summary>How long an upload waits for a slot before it is answered 503 with Retry-After.</summary>
     [Range(0, 600)]

@@ -80,6 +80,22 @@ public class HotQueryPlanTests : IAsyncLifetime
         Assert.DoesNotContain(nodes, n => n.Type == "Seq Scan" && n.Relation == "runs");
     }
 
+    [Fact]
+    public async Task The_analysis_tail_read_counts_history_from_the_index_and_never_probes_runs_per_point()
+    {
+        var benchmarks = Enumerable.Range(0, 200).Select(i => _benchmark - 7 + i).ToArray();
+        var plan = await ExplainAsync(PerfService.Comparison.SeriesReader.TailsSql, benchmarks, benchmarks.Select(_ => _measure).ToArray(),
+            benchmarks.Select(_ => DateTimeOffset.UtcNow.AddHours(-20)).ToArray(), 1L, _branch, 64, false);
+        AssertNoSeqScanOfResults(plan);
+        var nodes = Nodes(plan).ToList();
+        // The count of each series' history: an index-only scan of the covering index (no heap, no join).
+        Assert.Contains(nodes, n => n.Type == "Index Only Scan" && n.Index == "ix_results_benchmark_id_measure_id_profile_id_branch_id_series");
+        // Runs are read twice: their few profile mismatches through the partial index, and the tail rows' commits by key.
+        // The old filter (NOT EXISTS on runs for every counted point) added a pk_runs probe per point of history.
+        var runs = nodes.Where(n => n.Relation == "runs").Select(n => n.Index).Order().ToList();
+        Assert.Equal(["ix_runs_profile_id_mismatch", "pk_runs"], runs);
+    }
+
     private static void AssertNoSeqScanOfResults(JsonElement plan)
     {
         var seq = Nodes(plan).Where(n => n.Type == "Seq Scan" && n.Relation == "results").ToList();
