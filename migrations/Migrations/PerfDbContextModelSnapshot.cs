@@ -1387,9 +1387,9 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("bigint")
                         .HasColumnName("profile_id");
 
-                    b.Property<string>("State")
+                    b.Property<byte[]>("State")
                         .IsRequired()
-                        .HasColumnType("jsonb")
+                        .HasColumnType("bytea")
                         .HasColumnName("state");
 
                     b.Property<DateTimeOffset>("UpdatedAt")

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using PerfService.AgentJobs;
@@ -64,7 +63,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
 
         await db.Database.ExecuteSqlInterpolatedAsync($"""
             INSERT INTO series_states (benchmark_id, measure_id, profile_id, branch_id, state, last_series_at, last_result_id, updated_at)
-            SELECT k.b, k.m, {profileId}, {branchId}, jsonb_build_object(), '-infinity', 0, now()
+            SELECT k.b, k.m, {profileId}, {branchId}, ''::bytea, '-infinity', 0, now()
             FROM unnest({benchmarkIds}, {measureIds}) AS k(b, m)
             ORDER BY k.b, k.m
             ON CONFLICT (benchmark_id, measure_id, profile_id, branch_id) DO NOTHING
@@ -84,8 +83,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, ct,
             project.IncludeProfileMismatch);
         var threads = options.Value.AnalysisThreadCount;
-        var states = keys.AsParallel().WithDegreeOfParallelism(threads)
-            .ToDictionary(k => (k.BenchmarkId, k.MeasureId), k => ReadState(rows[(k.BenchmarkId, k.MeasureId)]));
+        var states = keys.ToDictionary(k => (k.BenchmarkId, k.MeasureId), k => ReadState(rows[(k.BenchmarkId, k.MeasureId)]));
         // A series whose tail shows a point that arrived out of commit order replays from the start: read all of those
         // whole in the same query as the new ones.
         var rest = keys.Where(k => !tails.TryGetValue((k.BenchmarkId, k.MeasureId), out var tail)
@@ -114,12 +112,12 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             if (state is { } s) written.Add((rows[key], s.State, s.Last));
         }
         await db.SaveChangesAsync(ct);
-        await WriteStatesAsync(written, threads, ct);
+        await WriteStatesAsync(written, ct);
         return bisecting;
     }
 
     private static OnlineDetectorState ReadState(SeriesState row) =>
-        row.LastResultId == 0 ? OnlineDetectorState.Empty : JsonSerializer.Deserialize<OnlineDetectorState>(row.State)!;
+        row.LastResultId == 0 ? OnlineDetectorState.Empty : OnlineDetectorStateCodec.Decode(row.State);
 
     // In order when the last point fed is still at the index the state counted up to: a point that arrived for an
     // older commit would have moved it along.
@@ -128,16 +126,16 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId));
 
     /// <summary>Every state of the update in one statement (they are locked by this transaction).</summary>
-    private async Task WriteStatesAsync(List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)> written, int threads, CancellationToken ct)
+    private async Task WriteStatesAsync(List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)> written, CancellationToken ct)
     {
         if (written.Count == 0) return;
         var ids = written.Select(w => w.Row.Id).ToArray();
-        var json = written.AsParallel().AsOrdered().WithDegreeOfParallelism(threads).Select(w => JsonSerializer.Serialize(w.State)).ToArray();
+        var state = written.Select(w => OnlineDetectorStateCodec.Encode(w.State)).ToArray();
         var at = written.Select(w => w.Last.SeriesAt).ToArray();
         var last = written.Select(w => w.Last.ResultId).ToArray();
         await db.Database.ExecuteSqlInterpolatedAsync($"""
-            UPDATE series_states s SET state = u.state::jsonb, last_series_at = u.at, last_result_id = u.last, updated_at = now()
-            FROM unnest({ids}, {json}, {at}, {last}) AS u(id, state, at, last)
+            UPDATE series_states s SET state = u.state, last_series_at = u.at, last_result_id = u.last, updated_at = now()
+            FROM unnest({ids}, {state}, {at}, {last}) AS u(id, state, at, last)
             WHERE s.id = u.id
             """, ct);
     }

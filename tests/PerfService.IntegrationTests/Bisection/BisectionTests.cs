@@ -153,6 +153,6 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
                          where su.ProjectId == projectId select s.State).ToListAsync();
         var stored = await (from r in db.Results join b in db.Benchmarks on r.BenchmarkId equals b.Id join su in db.Suites on b.SuiteId equals su.Id
                             where su.ProjectId == projectId && r.Value != null && r.BranchId != null select r.Id).CountAsync();
-        return fed.Sum(state => JsonDocument.Parse(state).RootElement.TryGetProperty("Count", out var n) ? n.GetInt32() : 0) == stored;
+        return fed.Sum(state => Core.ChangePoints.OnlineDetectorStateCodec.Decode(state).Count) == stored;
     }), done => done);
 }

@@ -101,20 +101,21 @@ public class BatchedAnalysisTests : IAsyncLifetime
         // Every waiting run went with the first: one state update fed all six points.
         Assert.Equal(0, await app.WithDbAsync(db => db.AnalysisQueue.CountAsync()));
         var state = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
-        Assert.Equal(6, System.Text.Json.JsonSerializer.Deserialize<Core.ChangePoints.OnlineDetectorState>(state.State)!.Count);
+        Assert.Equal(6, Core.ChangePoints.OnlineDetectorStateCodec.Decode(state.State).Count);
         Assert.Equal(Start.AddHours(5), state.LastSeriesAt);
 
         // The later jobs end without touching the state.
         foreach (var run in runs.Skip(1)) await app.AnalyseAsync(run);
         var after = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
-        Assert.Equal((state.State, state.UpdatedAt), (after.State, after.UpdatedAt));
+        Assert.Equal(state.State, after.State);
+        Assert.Equal(state.UpdatedAt, after.UpdatedAt);
 
         // A run stored again (a retried post) is queued again and analysed by its own job; nothing is fed twice.
         await PostAsync(ingest, "coalesce", 6, ("Store.Read", 1000));
         var late = await app.WithDbAsync(db => db.Runs.MaxAsync(r => r.Id));
         await app.AnalyseAsync(late);
         var seven = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
-        Assert.Equal(7, System.Text.Json.JsonSerializer.Deserialize<Core.ChangePoints.OnlineDetectorState>(seven.State)!.Count);
+        Assert.Equal(7, Core.ChangePoints.OnlineDetectorStateCodec.Decode(seven.State).Count);
     }
 
     /// <summary>

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using PerfService.Core.ChangePoints;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
@@ -43,8 +42,8 @@ public class ProfileMismatchSeriesTests : OwnServiceTests
         // Every run analysed, the late one included (its replay is what reads the whole series).
         var row = await Generic.EventuallyAsync(
             () => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync(s => benchmarkIds.Contains(s.BenchmarkId))),
-            s => s is not null && JsonSerializer.Deserialize<OnlineDetectorState>(s.State)!.Count == expectedPoints);
-        var stored = JsonSerializer.Deserialize<OnlineDetectorState>(row!.State)!;
+            s => s is not null && OnlineDetectorStateCodec.Decode(s.State).Count == expectedPoints);
+        var stored = OnlineDetectorStateCodec.Decode(row!.State);
         Assert.Equal(expectedPoints, stored.Count);
 
         var alerts = await app.WithDbAsync(db => db.Alerts.Where(a => a.ProjectId == projectId && a.Kind == AlertKind.ChangePoint).ToListAsync());

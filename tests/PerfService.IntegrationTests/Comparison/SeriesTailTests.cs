@@ -52,7 +52,7 @@ public class SeriesTailTests : IAsyncLifetime
     public async Task The_window_starts_where_the_fed_points_end_and_holds_no_mismatched_point(bool includeMismatch, int fed)
     {
         // The state fed up to commit 20 (whatever its own point was).
-        var state = new SeriesState { BenchmarkId = _benchmark, MeasureId = _measure, ProfileId = 1, BranchId = _branch, State = "{}", LastSeriesAt = Start.AddHours(20) };
+        var state = new SeriesState { BenchmarkId = _benchmark, MeasureId = _measure, ProfileId = 1, BranchId = _branch, State = [], LastSeriesAt = Start.AddHours(20) };
 
         var window = (await new SeriesReader(_source).ReadTailsAsync([state], margin: 4, CancellationToken.None, includeMismatch))[(_benchmark, _measure)];
 

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using PerfService.Core.ChangePoints;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
@@ -30,14 +29,14 @@ public class SeriesUpdateTests : OwnServiceTests
         }
 
         var row = await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync()),
-            s => s is not null && JsonSerializer.Deserialize<OnlineDetectorState>(s.State)!.Count == 100 && s.LastSeriesAt == Start.AddHours(99));
-        var stored = JsonSerializer.Deserialize<OnlineDetectorState>(row!.State)!;
+            s => s is not null && OnlineDetectorStateCodec.Decode(s.State).Count == 100 && s.LastSeriesAt == Start.AddHours(99));
+        var stored = OnlineDetectorStateCodec.Decode(row!.State);
 
         // What the detector makes of the series in commit order, fed from scratch.
         var medians = await app.WithDbAsync(db => db.Results.OrderBy(r => r.SeriesAt).Select(r => r.Median ?? r.Value!.Value).ToListAsync());
         var expected = OnlineDetectorState.Empty;
         foreach (var v in medians) expected = OnlineDetector.Add(expected, v).State;
-        Assert.Equal(JsonSerializer.Serialize(expected), JsonSerializer.Serialize(stored));
+        Assert.Equal(OnlineDetectorStateCodec.Encode(expected), OnlineDetectorStateCodec.Encode(stored));
 
         var alert = Assert.Single(await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()));
         Assert.Equal(("ca110079", "ca110080", AlertState.Active), (alert.FromCommit, alert.ToCommit, alert.State));

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using PerfService.Core.ChangePoints;
 
 namespace PerfService.Tests.ChangePoints;
@@ -42,21 +41,21 @@ public class OnlineDetectorTests
     }
 
     [Fact]
-    public void The_state_survives_serialisation_and_feeding_point_by_point_equals_replay()
+    public void The_state_survives_storage_and_feeding_point_by_point_equals_replay()
     {
         var v = ChangePointDetectorTests.Series(new Random(5), 300, 0.02, (90, 1.2), (200, 0.85));
         var replayed = OnlineDetector.Replay(v);
 
-        var json = JsonSerializer.Serialize(OnlineDetectorState.Empty);
+        var stored = OnlineDetectorStateCodec.Encode(OnlineDetectorState.Empty);
         var raised = new List<OnlineAlert>();
         var withdrawn = new List<OnlineAlert>();
         foreach (var value in v)
         {
-            var state = JsonSerializer.Deserialize<OnlineDetectorState>(json)!; // as the service would, between points
+            var state = OnlineDetectorStateCodec.Decode(stored); // as the service would, between points
             var update = OnlineDetector.Add(state, value);
             raised.AddRange(update.Raised);
             withdrawn.AddRange(update.Withdrawn);
-            json = JsonSerializer.Serialize(update.State);
+            stored = OnlineDetectorStateCodec.Encode(update.State);
         }
         Assert.Equal(replayed.Count, raised.Count);
         Assert.Equal(replayed.Count(a => a.WithdrawnAt is not null), withdrawn.Count);

@@ -8,7 +8,7 @@ public class SeriesStateConfiguration : IEntityTypeConfiguration<SeriesState>
 {
     public void Configure(EntityTypeBuilder<SeriesState> b)
     {
-        b.Property(x => x.State).HasColumnType("jsonb");
+        b.Property(x => x.State).HasColumnType("bytea");
         b.HasOne<Benchmark>().WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
         b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
         b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
