@@ -1216,6 +1216,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("bigint")
                         .HasColumnName("agent_id");
 
+                    b.Property<DateTimeOffset?>("AnalysedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("analysed_at");
+
                     b.Property<long?>("BaseCommitId")
                         .HasColumnType("bigint")
                         .HasColumnName("base_commit_id");

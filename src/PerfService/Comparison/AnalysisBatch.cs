@@ -46,6 +46,8 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         Claimed = batch;
 
         var (analysed, bisecting) = await AnalyseRunsAsync(batch, ct);
+        var now = DateTimeOffset.UtcNow;
+        await db.Runs.Where(r => batch.Contains(r.Id) && r.AnalysedAt == null).ExecuteUpdateAsync(s => s.SetProperty(r => r.AnalysedAt, now), ct);
         await db.AnalysisQueue.Where(q => batch.Contains(q.RunId)).ExecuteDeleteAsync(ct);
         await tx.CommitAsync(ct);
         if (bisecting) await jobQueue.NotifyAsync(ct);
@@ -74,6 +76,7 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
 
         var analysed = new List<RunAnalysed>(runs.Count);
         var series = new List<ChangePointUpdater.SeriesId>();
+        var arriving = new List<(long ProfileId, long BranchId, ChangePointUpdater.Arrival Point)>();
         foreach (var run in runs)
         {
             var project = projects[run.ProjectId];
@@ -95,17 +98,23 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
                 analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, 0, "profile_mismatch"));
                 continue;
             }
-            var mine = own.Where(r => !r.Result.Failed).Select(r => new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId,
+            // Every result the series reads hold (a value), so that what arrives and what is read agree.
+            var points = own.Where(r => r.Result.Value is not null).ToList();
+            var mine = points.Select(r => new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId,
                 run.ProfileId, run.BranchId!.Value, r.Result.Direction == Direction.LowerIsBetter, $"{r.Result.Key} {r.Result.Measure} on {profile}")).ToList();
             series.AddRange(mine);
+            // A run analysed before (queued again by a retried post) brings nothing new: its points were fed then.
+            if (run.AnalysedAt is null)
+                arriving.AddRange(points.Select(r => (run.ProfileId, run.BranchId!.Value, new ChangePointUpdater.Arrival(r.BenchmarkId, r.MeasureId, run.Id, r.ResultId))));
             analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, mine.Count, "analysed"));
         }
 
         // One update per project × profile × branch, in a fixed order (with the updater's (benchmark, measure) order
         // inside), so concurrent batches lock series states in the same global order and never deadlock.
         var bisecting = false;
+        var arrivals = arriving.ToLookup(a => (a.ProfileId, a.BranchId), a => a.Point);
         foreach (var group in series.GroupBy(s => (s.ProfileId, s.BranchId)).OrderBy(g => g.Key.ProfileId).ThenBy(g => g.Key.BranchId))
-            bisecting |= await changePoints.UpdateInTransactionAsync(group.ToList(), ct);
+            bisecting |= await changePoints.UpdateInTransactionAsync(group.ToList(), arrivals[group.Key].ToList(), ct);
         return (analysed, bisecting);
     }
 }

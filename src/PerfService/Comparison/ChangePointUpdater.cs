@@ -20,37 +20,30 @@ namespace PerfService.Comparison;
 /// an alert whose range holds the replayed change point is narrowed in place. With bisection on, every open alert
 /// whose range still holds untested commits gets its next bisection job.
 /// </summary>
-public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, Bisector bisector, JobQueue queue,
+public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, Bisector bisector,
     IOptions<BackgroundOptions> options, ILogger<ChangePointUpdater> logger)
 {
     public sealed record SeriesId(long ProjectId, long BenchmarkId, long MeasureId, long ProfileId, long BranchId, bool LowerIsBetter, string Label);
+
+    /// <summary>A point an analysis brings to its series: the result of a run analysed for the first time.</summary>
+    public sealed record Arrival(long BenchmarkId, long MeasureId, long RunId, long ResultId);
 
     // Points read before a series' new ones: the online detector raises and withdraws change points only within
     // Window + SettleMargin (40) points of the end, so 64 cover every alert an in-order update can produce.
     private const int TailMargin = 64;
 
     /// <summary>
-    /// Updates the series of one project, profile and branch (the series one run, or a batch of runs, touched) in its
-    /// own transaction; see <see cref="UpdateInTransactionAsync"/>.
-    /// </summary>
-    public async Task UpdateAsync(IReadOnlyList<SeriesId> ids, CancellationToken ct)
-    {
-        await using var tx = await db.Database.BeginTransactionAsync(ct);
-        var bisecting = await UpdateInTransactionAsync(ids, ct);
-        await tx.CommitAsync(ct);
-        if (bisecting) await queue.NotifyAsync(ct);
-    }
-
-    /// <summary>
     /// Updates the series of one project, profile and branch inside the caller's transaction, set-based: one statement
     /// creates the missing states, one locks them all, one reads every fed series' new points (with a margin), one
     /// every new or replayed series whole, and one writes all states back; the open alerts of the series are read in one
     /// query, only when a series raises, withdraws or replays. Several runs of a series in one batch cost one update:
-    /// the window holds all their points. Returns whether a bisection job was queued (notify after the commit).
+    /// the window holds all their points. <paramref name="arriving"/> are the points of the runs analysed now for the
+    /// first time (the reads leave out other runs not yet analysed): one that lies before the last point fed arrived
+    /// out of commit order and makes its series replay. Returns whether a bisection job was queued (notify after the commit).
     /// Under load, per-series round trips (a whole-series read per late series, an alert query per replay, one UPDATE
     /// per state) made analysis the bottleneck.
     /// </summary>
-    public async Task<bool> UpdateInTransactionAsync(IReadOnlyList<SeriesId> ids, CancellationToken ct)
+    public async Task<bool> UpdateInTransactionAsync(IReadOnlyList<SeriesId> ids, IReadOnlyList<Arrival> arriving, CancellationToken ct)
     {
         if (ids.Count == 0) return false;
         var (projectId, profileId, branchId) = (ids[0].ProjectId, ids[0].ProfileId, ids[0].BranchId);
@@ -60,6 +53,8 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         var keys = ids.DistinctBy(i => (i.BenchmarkId, i.MeasureId)).OrderBy(i => i.BenchmarkId).ThenBy(i => i.MeasureId).ToList();
         var benchmarkIds = keys.Select(i => i.BenchmarkId).ToArray();
         var measureIds = keys.Select(i => i.MeasureId).ToArray();
+        var including = arriving.Select(a => a.RunId).Distinct().ToArray();
+        var arrivals = arriving.ToLookup(a => (a.BenchmarkId, a.MeasureId), a => a.ResultId);
 
         await db.Database.ExecuteSqlInterpolatedAsync($"""
             INSERT INTO series_states (benchmark_id, measure_id, profile_id, branch_id, state, last_series_at, last_result_id, updated_at)
@@ -80,23 +75,29 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         // Series already fed read only their tail; new ones (and every series of a bisecting project, whose alert
         // ranges may lie anywhere) are read whole.
         var fed = keys.Where(k => rows[(k.BenchmarkId, k.MeasureId)].LastResultId != 0 && !project.Bisect).ToList();
-        var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, ct,
+        var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, including, ct,
             project.IncludeProfileMismatch);
         var threads = options.Value.AnalysisThreadCount;
         var states = keys.ToDictionary(k => (k.BenchmarkId, k.MeasureId), k => ReadState(rows[(k.BenchmarkId, k.MeasureId)]));
-        // A series whose tail shows a point that arrived out of commit order replays from the start: read all of those
-        // whole in the same query as the new ones.
-        var rest = keys.Where(k => !tails.TryGetValue((k.BenchmarkId, k.MeasureId), out var tail)
-            || !InOrder(states[(k.BenchmarkId, k.MeasureId)], rows[(k.BenchmarkId, k.MeasureId)], tail)).ToHashSet();
-        var whole = await reader.ReadManyAsync(rest.Select(k => k.BenchmarkId).ToArray(), rest.Select(k => k.MeasureId).ToArray(), profileId, branchId, ct,
-            project.IncludeProfileMismatch);
+        var windows = new Dictionary<(long, long), SeriesWindow>();
+        foreach (var key in fed.Select(k => (k.BenchmarkId, k.MeasureId)))
+            if (SeriesWindow.Tail(tails[key], states[key].Count, rows[key].LastResultId) is { } tail && InOrder(states[key], rows[key], tail, arrivals[key]))
+                windows[key] = tail;
+        // A series whose new points include one that arrived out of commit order replays from the start: read all of
+        // those whole in the same query as the new ones.
+        var rest = keys.Where(k => !windows.ContainsKey((k.BenchmarkId, k.MeasureId))).ToList();
+        var whole = await reader.ReadManyAsync(rest.Select(k => k.BenchmarkId).ToArray(), rest.Select(k => k.MeasureId).ToArray(), profileId, branchId,
+            including, ct, project.IncludeProfileMismatch);
 
         // The detector is pure CPU and most of an analysis' time: feed every series on its own core, then apply what it
         // decided (alerts, bisection) one series after another on this context.
-        var window = keys.Select(k => rest.Contains(k) ? SeriesWindow.Whole(whole.GetValueOrDefault((k.BenchmarkId, k.MeasureId)) ?? []) : tails[(k.BenchmarkId, k.MeasureId)]).ToArray();
+        var window = keys.Select(k => windows.GetValueOrDefault((k.BenchmarkId, k.MeasureId)) ?? SeriesWindow.Whole(whole.GetValueOrDefault((k.BenchmarkId, k.MeasureId)) ?? [])).ToArray();
         var decided = new Fed?[keys.Count];
-        Parallel.For(0, keys.Count, new ParallelOptions { MaxDegreeOfParallelism = threads, CancellationToken = ct },
-            i => decided[i] = Feed(keys[i], rows[(keys[i].BenchmarkId, keys[i].MeasureId)], states[(keys[i].BenchmarkId, keys[i].MeasureId)], window[i]));
+        Parallel.For(0, keys.Count, new ParallelOptions { MaxDegreeOfParallelism = threads, CancellationToken = ct }, i =>
+        {
+            var key = (keys[i].BenchmarkId, keys[i].MeasureId);
+            decided[i] = Feed(keys[i], rows[key], states[key], window[i], arrivals[key]);
+        });
 
         var open = new OpenAlerts(db, keys);
         var bisecting = false;
@@ -106,8 +107,8 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             var id = keys[i];
             var key = (id.BenchmarkId, id.MeasureId);
             // A series found out of order in a partial window (not expected: those are read whole above) is fed here.
-            var result = decided[i] ?? Feed(id, rows[key], states[key], await ReadWholeAsync(id, project, ct))!;
-            var (state, bisects) = await ApplyAsync(id, project, result, open, ct);
+            var result = decided[i] ?? Feed(id, rows[key], states[key], await ReadWholeAsync(id, project, including, ct), arrivals[key])!;
+            var (state, bisects) = await ApplyAsync(id, project, result, open, including, ct);
             bisecting |= bisects;
             if (state is { } s) written.Add((rows[key], s.State, s.Last));
         }
@@ -119,11 +120,13 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     private static OnlineDetectorState ReadState(SeriesState row) =>
         row.LastResultId == 0 ? OnlineDetectorState.Empty : OnlineDetectorStateCodec.Decode(row.State);
 
-    // In order when the last point fed is still at the index the state counted up to: a point that arrived for an
-    // older commit would have moved it along.
-    private static bool InOrder(OnlineDetectorState state, SeriesState row, SeriesWindow points) =>
+    // In order when the last point fed is still at the index the state counted up to, and every point arriving now
+    // lies after it: one that arrived for an older commit would lie before it, or, when older than the margin read,
+    // outside the window.
+    private static bool InOrder(OnlineDetectorState state, SeriesState row, SeriesWindow points, IEnumerable<long> arriving) =>
         state.Count <= points.Count
-        && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId));
+        && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId))
+        && arriving.All(id => points.IndexOf(id) >= state.Count);
 
     /// <summary>Every state of the update in one statement (they are locked by this transaction).</summary>
     private async Task WriteStatesAsync(List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)> written, CancellationToken ct)
@@ -146,9 +149,9 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
 
     /// <summary>Feeds one series' new points to the detector (a replay from the start when a point arrived out of commit
     /// order); null when that replay needs points the window does not hold. Pure: runs in parallel.</summary>
-    private static Fed? Feed(SeriesId id, SeriesState row, OnlineDetectorState state, SeriesWindow points)
+    private static Fed? Feed(SeriesId id, SeriesState row, OnlineDetectorState state, SeriesWindow points, IEnumerable<long> arriving)
     {
-        var inOrder = InOrder(state, row, points);
+        var inOrder = InOrder(state, row, points, arriving);
         if (!inOrder)
         {
             if (!points.IsWhole) return null;
@@ -172,12 +175,12 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     /// <summary>Turns what the detector decided for one series into alerts; returns the series' new state and last point
     /// (null when the series has none) and whether bisection queued a job.</summary>
     private async Task<((OnlineDetectorState State, SeriesPoint Last)? Written, bool Bisecting)> ApplyAsync(SeriesId id, Project project,
-        Fed fed, OpenAlerts open, CancellationToken ct)
+        Fed fed, OpenAlerts open, long[] including, CancellationToken ct)
     {
         var (state, raised, withdrawn, inOrder, points) = fed;
         if (!inOrder) logger.LogInformation("Series {Series} received a point out of commit order; replayed {Count} points", id.Label, points.Count);
         // The margin covers every alert in practice; should one reach further back, read the rest rather than fail.
-        if (raised.Concat(withdrawn).Any(a => !points.Holds(a.Index - 1))) points = await ReadWholeAsync(id, project, ct);
+        if (raised.Concat(withdrawn).Any(a => !points.Holds(a.Index - 1))) points = await ReadWholeAsync(id, project, including, ct);
 
         if (!inOrder)
         {
@@ -191,8 +194,8 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         return (points.Count > 0 ? (state, points.Last) : null, bisecting);
     }
 
-    private async Task<SeriesWindow> ReadWholeAsync(SeriesId id, Project project, CancellationToken ct) =>
-        SeriesWindow.Whole((await reader.ReadManyAsync([id.BenchmarkId], [id.MeasureId], id.ProfileId, id.BranchId, ct, project.IncludeProfileMismatch))
+    private async Task<SeriesWindow> ReadWholeAsync(SeriesId id, Project project, long[] including, CancellationToken ct) =>
+        SeriesWindow.Whole((await reader.ReadManyAsync([id.BenchmarkId], [id.MeasureId], id.ProfileId, id.BranchId, including, ct, project.IncludeProfileMismatch))
             .GetValueOrDefault((id.BenchmarkId, id.MeasureId)) ?? []);
 
     private async Task RaiseAsync(SeriesId id, SeriesWindow points, OnlineAlert a, OpenAlerts open, CancellationToken ct)

@@ -6,9 +6,12 @@ namespace PerfService.Comparison;
 public readonly record struct SeriesPoint(long ResultId, long RunId, string Commit, DateTimeOffset SeriesAt, double Value);
 
 /// <summary>
-/// Reads series in commit order through the covering index on results. Results of runs flagged as a profile mismatch
-/// (a machine that did not match its profile) are left out unless the project opts in: a different machine's level
-/// would read as a step. Every read filters alike, so that a detector state's point count and a later read agree.
+/// Reads series for the change-point detector, in commit order through the covering index on results. Two kinds of
+/// point are left out, by every read alike, so that a detector state's point count and a later read agree: results
+/// of runs flagged as a profile mismatch (a machine that did not match its profile), unless the project opts in,
+/// since a different machine's level would read as a step; and results of runs not yet analysed, except those of the
+/// runs being analysed now (<c>including</c>): a run's points reach its series when its own analysis runs, so a
+/// point that arrives out of commit order is always one the analysis brings.
 /// </summary>
 public sealed class SeriesReader(NpgsqlDataSource dataSource)
 {
@@ -17,12 +20,12 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
     /// measure ids, in one query; each oldest first, failed results skipped.
     /// </summary>
     public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadManyAsync(long[] benchmarkIds, long[] measureIds,
-        long profileId, long branchId, CancellationToken ct, bool includeProfileMismatch = false)
+        long profileId, long branchId, long[] including, CancellationToken ct, bool includeProfileMismatch = false)
     {
         if (benchmarkIds.Length == 0) return []; // a round trip (and a plan guessing ten rows) for nothing
         // A lateral read per series, each a range scan of the covering index: a plain join of many keys to results let the
-        // planner pick a scan of the whole table (9 s for a 10,000-series read measured, against milliseconds). Points of
-        // profile-mismatch runs are left out through the run row joined for the commit, not a second lookup per point.
+        // planner pick a scan of the whole table (9 s for a 10,000-series read measured, against milliseconds). Points are
+        // left out through the run row joined for the commit, not a second lookup per point.
         await using var cmd = dataSource.CreateCommand("""
             SELECT k.b, k.m, r.id, r.run_id, c.sha, r.series_at, r.v
             FROM unnest($1::bigint[], $2::bigint[]) AS k(b, m)
@@ -31,10 +34,10 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
                 WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL
                 ORDER BY r.series_at, r.run_id) r
             JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
-            WHERE $5 OR NOT ru.profile_mismatch
+            WHERE ($5 OR NOT ru.profile_mismatch) AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($6))
             ORDER BY k.b, k.m, r.series_at, r.run_id
             """);
-        foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId, includeProfileMismatch })
+        foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId, includeProfileMismatch, including })
             cmd.Parameters.Add(new NpgsqlParameter { Value = v });
         var series = new Dictionary<(long, long), List<SeriesPoint>>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
@@ -48,20 +51,11 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
     }
 
     /// <summary>The tails read (parameters: benchmark ids, measure ids, last fed series_at, profile, branch, margin,
-    /// include profile mismatch); public for the plan test.</summary>
+    /// include profile mismatch, runs being analysed); public for the plan test.</summary>
     public const string TailsSql = """
-        WITH mismatch AS MATERIALIZED (SELECT id FROM runs WHERE profile_id = $4 AND profile_mismatch AND NOT $7)
-        SELECT k.i, c.n - cx.n, t.id, t.run_id, cm.sha, t.series_at, t.v, ru.profile_mismatch
+        SELECT k.i, t.id, t.run_id, cm.sha, t.series_at, t.v
         FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) WITH ORDINALITY AS k(b, m, at, i)
         CROSS JOIN LATERAL (
-            SELECT count(*) AS n FROM results r
-            WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
-              AND r.value IS NOT NULL AND r.series_at <= k.at) c
-        CROSS JOIN LATERAL (
-            SELECT count(*) AS n FROM mismatch x
-            CROSS JOIN LATERAL (SELECT 1 FROM results r WHERE r.run_id = x.id AND r.benchmark_id = k.b AND r.measure_id = k.m
-                                AND r.branch_id = $5 AND r.value IS NOT NULL AND r.series_at <= k.at LIMIT 1) hit) cx
-        LEFT JOIN LATERAL (
             (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) AS v FROM results r
              WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
                AND r.value IS NOT NULL AND r.series_at <= k.at
@@ -69,45 +63,38 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
             UNION ALL
             (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) FROM results r
              WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
-               AND r.value IS NOT NULL AND r.series_at > k.at)) t ON true
-        LEFT JOIN runs ru ON ru.id = t.run_id LEFT JOIN commits cm ON cm.id = ru.commit_id
+               AND r.value IS NOT NULL AND r.series_at > k.at)) t
+        JOIN runs ru ON ru.id = t.run_id JOIN commits cm ON cm.id = ru.commit_id
+        WHERE ($7 OR NOT ru.profile_mismatch) AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($8))
         """;
 
     /// <summary>
     /// For series already fed to the detector (their states, one profile and branch): the points after the last one fed,
-    /// with up to <paramref name="margin"/> points before them, and where that window starts in the whole series. Every
-    /// state gets a window, empty if the series has no points.
-    /// The start is an index-only count of the series up to the last point fed, less the points of profile-mismatch runs
-    /// (found through their own small index). Filtering every counted point through runs instead cost 80% of this read
-    /// under the load test (a runs lookup per point of history: 245,000 for 500 series). The window's own rows drop
-    /// mismatch points here, so the margin may hold fewer than <paramref name="margin"/> points, never a wrong one.
+    /// with up to <paramref name="margin"/> points before them, oldest first; an empty list for a series without points.
+    /// Where the window lies in the whole series follows from the state (<see cref="SeriesWindow.Tail"/>), so the read
+    /// costs the same at any length of history: it used to count the series up to the last point fed, which grew
+    /// with every run (817 ms per batch under the 50-agent load test). The margin's rows are taken before points are
+    /// left out, so it may hold fewer than <paramref name="margin"/> points, never a wrong one.
     /// </summary>
-    public async Task<Dictionary<(long BenchmarkId, long MeasureId), SeriesWindow>> ReadTailsAsync(IReadOnlyList<Data.Entities.SeriesState> states,
-        int margin, CancellationToken ct, bool includeProfileMismatch = false)
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadTailsAsync(IReadOnlyList<Data.Entities.SeriesState> states,
+        int margin, long[] including, CancellationToken ct, bool includeProfileMismatch = false)
     {
-        var windows = new Dictionary<(long, long), SeriesWindow>();
-        if (states.Count == 0) return windows;
+        var tails = new Dictionary<(long, long), List<SeriesPoint>>();
+        if (states.Count == 0) return tails;
         await using var cmd = dataSource.CreateCommand(TailsSql);
         foreach (var v in new object[] { states.Select(x => x.BenchmarkId).ToArray(), states.Select(x => x.MeasureId).ToArray(),
-                     states.Select(x => x.LastSeriesAt).ToArray(), states[0].ProfileId, states[0].BranchId, margin, includeProfileMismatch })
+                     states.Select(x => x.LastSeriesAt).ToArray(), states[0].ProfileId, states[0].BranchId, margin, includeProfileMismatch, including })
             cmd.Parameters.Add(new NpgsqlParameter { Value = v });
-        var upto = new long[states.Count];
         var points = states.Select(_ => new List<SeriesPoint>()).ToArray();
         await using (var reader = await cmd.ExecuteReaderAsync(ct))
             while (await reader.ReadAsync(ct))
-            {
-                var i = (int)reader.GetInt64(0) - 1;
-                upto[i] = reader.GetInt64(1);
-                if (!reader.IsDBNull(2) && (includeProfileMismatch || !reader.GetBoolean(7)))
-                    points[i].Add(new SeriesPoint(reader.GetInt64(2), reader.GetInt64(3), reader.GetString(4), reader.GetFieldValue<DateTimeOffset>(5), reader.GetDouble(6)));
-            }
+                points[(int)reader.GetInt64(0) - 1].Add(new SeriesPoint(reader.GetInt64(1), reader.GetInt64(2), reader.GetString(3),
+                    reader.GetFieldValue<DateTimeOffset>(4), reader.GetDouble(5)));
         for (var i = 0; i < states.Count; i++)
         {
-            var list = points[i];
-            list.Sort((a, b) => a.SeriesAt != b.SeriesAt ? a.SeriesAt.CompareTo(b.SeriesAt) : a.RunId.CompareTo(b.RunId));
-            var before = list.Count(p => p.SeriesAt <= states[i].LastSeriesAt);
-            windows[(states[i].BenchmarkId, states[i].MeasureId)] = new SeriesWindow((int)upto[i] - before, list);
+            points[i].Sort((a, b) => a.SeriesAt != b.SeriesAt ? a.SeriesAt.CompareTo(b.SeriesAt) : a.RunId.CompareTo(b.RunId));
+            tails[(states[i].BenchmarkId, states[i].MeasureId)] = points[i];
         }
-        return windows;
+        return tails;
     }
 }

@@ -13,14 +13,16 @@ public class SeriesUpdateTests : OwnServiceTests
 {
     private static readonly DateTimeOffset Start = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
 
-    [Fact]
-    public async Task Incremental_and_late_updates_leave_the_state_a_replay_in_commit_order_gives()
+    [Theory]
+    [InlineData(50)] // within the margin an in-order update reads before the new points
+    [InlineData(5)] // older than that margin: only the arriving point itself shows it is late
+    public async Task Incremental_and_late_updates_leave_the_state_a_replay_in_commit_order_gives(int late)
     {
         await app.CreateProjectAsync("updates");
         var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
-        // 100 commits, a +30% step at commit 80; commit 50 is benchmarked last, after all the others.
+        // 100 commits, a +30% step at commit 80; commit `late` is benchmarked last, after all the others.
         var level = Enumerable.Range(0, 100).Select(i => i < 80 ? 1000.0 : 1300.0).ToArray();
-        var order = Enumerable.Range(0, 100).Where(i => i != 50).Append(50).ToList();
+        var order = Enumerable.Range(0, 100).Where(i => i != late).Append(late).ToList();
         foreach (var i in order)
         {
             var meta = new RunMetadata { Project = "updates", Commit = $"ca11{i:0000}", CommittedAt = Start.AddHours(i), Branch = "main", Profile = "m1-pro", Suite = "s" };

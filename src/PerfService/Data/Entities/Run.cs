@@ -34,6 +34,10 @@ public class Run
     public string? DeclaredTargets { get; set; }
     /// <summary>When sample retention removed this run's samples (only summaries remain); null while they are kept.</summary>
     public DateTimeOffset? SamplesSummarisedAt { get; set; }
+    /// <summary>When background analysis took the run (targets, change points); null until then. The change-point
+    /// reads leave out points of runs not yet analysed, so a series' state counts exactly the analysed runs' points and
+    /// a late point is found among the points an analysis brings, not by counting the whole series.</summary>
+    public DateTimeOffset? AnalysedAt { get; set; }
 
     // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
     public Project? Project { get; set; }
