@@ -72,7 +72,8 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         var branchIds = runs.Where(r => r.BranchId != null).Select(r => r.BranchId!.Value).Distinct().ToList();
         var defaultBranches = await db.Branches.AsNoTracking()
             .Where(b => branchIds.Contains(b.Id) && b.Project!.DefaultBranch == b.Name).Select(b => b.Id).ToListAsync(ct);
-        var results = (await RunResults.LoadAsync(db, runIds, ct)).ToLookup(r => r.RunId);
+        // Samples only where targets are judged (a target's confidence uses them): change points take one value per result.
+        var results = (await RunResults.LoadAsync(db, runIds, ct, await targets.RunsWithTargetsAsync(runs, ct))).ToLookup(r => r.RunId);
 
         var analysed = new List<RunAnalysed>(runs.Count);
         var series = new List<ChangePointUpdater.SeriesId>();

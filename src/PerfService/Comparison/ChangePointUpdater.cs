@@ -28,14 +28,18 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     /// <summary>A point an analysis brings to its series: the result of a run analysed for the first time.</summary>
     public sealed record Arrival(long BenchmarkId, long MeasureId, long RunId, long ResultId);
 
-    // Points read before a series' new ones: the online detector raises and withdraws change points only within
-    // Window + SettleMargin (40) points of the end, so 64 cover every alert an in-order update can produce.
-    private const int TailMargin = 64;
+    // Rows read before a series' new ones: the last point fed places the window and shows the series in order; a few
+    // more keep it in reach when rows of the same commit that the reads leave out (a mismatched or unanalysed run) sort
+    // after it. An alert raised or withdrawn lies up to Window + SettleMargin (40) points back: those rare updates read
+    // their series whole (ApplyAsync), which costs less than reading 64 points of every series on every update, as
+    // before (a batch touching 1,000 series: 64,000 rows).
+    private const int TailMargin = 4;
 
     /// <summary>
     /// Updates the series of one project, profile and branch inside the caller's transaction, set-based: one statement
-    /// creates the missing states, one locks them all, one reads every fed series' new points (with a margin), one
-    /// every new or replayed series whole, and one writes all states back; the open alerts of the series are read in one
+    /// creates the missing states, one locks them all, one reads every fed series' new points (and the last one fed), one
+    /// every new or replayed series whole, one (rarely) every series whose alerts reach further back than that, and one
+    /// writes all states back; the open alerts of the series are read in one
     /// query, only when a series raises, withdraws or replays. Several runs of a series in one batch cost one update:
     /// the window holds all their points. <paramref name="arriving"/> are the points of the runs analysed now for the
     /// first time (the reads leave out other runs not yet analysed): one that lies before the last point fed arrived
@@ -98,6 +102,14 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             var key = (keys[i].BenchmarkId, keys[i].MeasureId);
             decided[i] = Feed(keys[i], rows[key], states[key], window[i], arrivals[key]);
         });
+        // An alert raised or withdrawn names the commits around its point, up to 40 points back: beyond the few rows
+        // a tail read holds. Read those (few) series whole, together.
+        var reach = Enumerable.Range(0, keys.Count)
+            .Where(i => decided[i] is { } d && d.Raised.Concat(d.Withdrawn).Any(a => !d.Points.Holds(a.Index - 1))).ToList();
+        var reread = await reader.ReadManyAsync(reach.Select(i => keys[i].BenchmarkId).ToArray(), reach.Select(i => keys[i].MeasureId).ToArray(),
+            profileId, branchId, including, ct, project.IncludeProfileMismatch);
+        foreach (var i in reach)
+            decided[i] = decided[i]! with { Points = SeriesWindow.Whole(reread.GetValueOrDefault((keys[i].BenchmarkId, keys[i].MeasureId)) ?? []) };
 
         var open = new OpenAlerts(db, keys);
         var bisecting = false;
@@ -108,7 +120,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             var key = (id.BenchmarkId, id.MeasureId);
             // A series found out of order in a partial window (not expected: those are read whole above) is fed here.
             var result = decided[i] ?? Feed(id, rows[key], states[key], await ReadWholeAsync(id, project, including, ct), arrivals[key])!;
-            var (state, bisects) = await ApplyAsync(id, project, result, open, including, ct);
+            var (state, bisects) = await ApplyAsync(id, project, result, open, ct);
             bisecting |= bisects;
             if (state is { } s) written.Add((rows[key], s.State, s.Last));
         }
@@ -121,7 +133,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         row.LastResultId == 0 ? OnlineDetectorState.Empty : OnlineDetectorStateCodec.Decode(row.State);
 
     // In order when the last point fed is still at the index the state counted up to, and every point arriving now
-    // lies after it: one that arrived for an older commit would lie before it, or, when older than the margin read,
+    // lies after it: one that arrived for an older commit would lie before it, or, when older than the rows read,
     // outside the window.
     private static bool InOrder(OnlineDetectorState state, SeriesState row, SeriesWindow points, IEnumerable<long> arriving) =>
         state.Count <= points.Count
@@ -175,12 +187,10 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     /// <summary>Turns what the detector decided for one series into alerts; returns the series' new state and last point
     /// (null when the series has none) and whether bisection queued a job.</summary>
     private async Task<((OnlineDetectorState State, SeriesPoint Last)? Written, bool Bisecting)> ApplyAsync(SeriesId id, Project project,
-        Fed fed, OpenAlerts open, long[] including, CancellationToken ct)
+        Fed fed, OpenAlerts open, CancellationToken ct)
     {
         var (state, raised, withdrawn, inOrder, points) = fed;
         if (!inOrder) logger.LogInformation("Series {Series} received a point out of commit order; replayed {Count} points", id.Label, points.Count);
-        // The margin covers every alert in practice; should one reach further back, read the rest rather than fail.
-        if (raised.Concat(withdrawn).Any(a => !points.Holds(a.Index - 1))) points = await ReadWholeAsync(id, project, including, ct);
 
         if (!inOrder)
         {

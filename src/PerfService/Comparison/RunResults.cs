@@ -10,15 +10,20 @@ public sealed record StoredResult(long ResultId, long RunId, long BenchmarkId, l
 
 public static class RunResults
 {
-    /// <summary>The results of some runs, joined to their benchmark and measure.</summary>
-    public static async Task<List<StoredResult>> LoadAsync(PerfDbContext db, IReadOnlyCollection<long> runIds, CancellationToken ct)
+    /// <summary>The results of some runs, joined to their benchmark and measure; with their samples, or only those of
+    /// the runs in <paramref name="samplesOf"/> (the bulk of a result's row, and needed only to judge targets).</summary>
+    public static async Task<List<StoredResult>> LoadAsync(PerfDbContext db, IReadOnlyCollection<long> runIds, CancellationToken ct,
+        IReadOnlyCollection<long>? samplesOf = null)
     {
+        var all = samplesOf is null;
+        samplesOf ??= [];
         var rows = await (
             from r in db.Results.AsNoTracking()
             join b in db.Benchmarks on r.BenchmarkId equals b.Id
             join m in db.Measures on r.MeasureId equals m.Id
             where runIds.Contains(r.RunId)
-            select new { r.Id, r.RunId, r.BenchmarkId, r.MeasureId, b.Key, b.Name, b.Parameters, b.Job, m, r.Value, r.Median, r.Samples, r.Error, r.SampleCount }).ToListAsync(ct);
+            select new { r.Id, r.RunId, r.BenchmarkId, r.MeasureId, b.Key, b.Name, b.Parameters, b.Job, m, r.Value, r.Median,
+                Samples = all || samplesOf.Contains(r.RunId) ? r.Samples : null, r.Error, r.SampleCount }).ToListAsync(ct);
         return rows.Select(x => new StoredResult(x.Id, x.RunId, x.BenchmarkId, x.MeasureId, new BenchmarkResult
         {
             // The engine needs the identity's parts, not only the key: targets pair each benchmark with the baseline

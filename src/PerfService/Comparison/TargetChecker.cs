@@ -17,6 +17,16 @@ namespace PerfService.Comparison;
 /// </summary>
 public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
 {
+    /// <summary>The runs that have targets to judge: their own declared ones, or the project's for their suite or the whole project.</summary>
+    public async Task<HashSet<long>> RunsWithTargetsAsync(IReadOnlyList<Run> runs, CancellationToken ct)
+    {
+        var projectIds = runs.Select(r => r.ProjectId).Distinct().ToList();
+        var declared = await db.Targets.AsNoTracking().Where(t => projectIds.Contains(t.ProjectId))
+            .Select(t => new { t.ProjectId, t.SuiteId }).Distinct().ToListAsync(ct);
+        return runs.Where(r => r.DeclaredTargets is not null || declared.Any(t => t.ProjectId == r.ProjectId && (t.SuiteId == null || t.SuiteId == r.SuiteId)))
+            .Select(r => r.Id).ToHashSet();
+    }
+
     public async Task CheckAsync(Run run, string profile, List<StoredResult> results, CancellationToken ct)
     {
         var declared = await db.Targets.AsNoTracking()
