@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using PerfService.FaultTests.Infrastructure;
 using Xunit.Abstractions;
 
@@ -30,7 +31,14 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         Assert.Contains(tool.Lines, l => l.StartsWith("RESULT: PASS", StringComparison.Ordinal));
         // The warm-up's runs are verified with the rest; its latencies are reported apart.
         Assert.Contains("warm-up, not measured: 5 agents for 2 s", tool.Output);
-        Assert.Contains(tool.Lines, l => l.StartsWith("analysis lag (stored → analysed): p50 ", StringComparison.Ordinal) && l.Contains("backlog when the load stopped", StringComparison.Ordinal));
+        var lag = Assert.Single(tool.Lines, l => l.StartsWith("analysis lag (stored → analysed): p50 ", StringComparison.Ordinal));
+        Assert.Contains("backlog when the load stopped", lag);
+        Assert.Contains("drained", lag);
+        // The lag is read from the runs themselves: once drained, every stored run (warm-up included) is an analysed one.
+        var stored = Regex.Match(Assert.Single(tool.Lines, l => l.StartsWith("verification (database):", StringComparison.Ordinal)), @"; (\d+) stored \(");
+        Assert.True(stored.Success, tool.Output);
+        Assert.Equal(stored.Groups[1].Value, Regex.Match(lag, @"over (\d+) finished analyses").Groups[1].Value);
+        Assert.Contains(tool.Lines, l => l.StartsWith("analysis jobs (Hangfire, queued → succeeded): p50 ", StringComparison.Ordinal));
         Assert.Empty(service.ErrorLogLines());
     }
 }

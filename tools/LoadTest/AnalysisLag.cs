@@ -3,47 +3,79 @@ using Npgsql;
 
 namespace PerfService.LoadTest;
 
-/// <summary>How far background analysis got behind: backlog when the load stopped, how long it took to drain, and the
-/// lag of every finished analysis from its run stored (the job is queued in the request that stores the run) to it
-/// succeeded, as Hangfire recorded them.</summary>
+/// <summary>How far background analysis got behind: the runs waiting in the analysis queue when the load stopped, how long
+/// they took to drain, and the lag of every analysed run from stored (<c>runs.created_at</c>) to analysed
+/// (<c>runs.analysed_at</c>, set in the batch's transaction). Besides, the same for the Hangfire jobs queued per run, as
+/// Hangfire recorded them: a job whose run an earlier batch took ends at once, but waits its turn first, so the job
+/// figures run behind the runs' own.</summary>
 public sealed record AnalysisLag(long WaitingAtStop, double OldestWaitingSeconds, long WaitingAtEnd, double? DrainedSeconds, int WaitedSeconds,
-    long Finished, double? P50Seconds, double? P99Seconds, double? MaxSeconds)
+    long Finished, double? P50Seconds, double? P99Seconds, double? MaxSeconds, Lags Jobs, long JobsWaitingAtStop)
 {
     public string Line() =>
         $"analysis lag (stored → analysed): p50 {Seconds(P50Seconds)}, p99 {Seconds(P99Seconds)}, max {Seconds(MaxSeconds)} over {Finished} finished analyses; " +
         $"backlog when the load stopped: {WaitingAtStop} waiting (oldest {OldestWaitingSeconds:0.0} s); " +
         (DrainedSeconds is { } d ? $"drained {d:0.0} s after the load stopped" : $"{WaitingAtEnd} still waiting {WaitedSeconds} s after the load stopped");
 
+    public string JobsLine() =>
+        $"analysis jobs (Hangfire, queued → succeeded): p50 {Seconds(Jobs.P50)}, p99 {Seconds(Jobs.P99)}, max {Seconds(Jobs.Max)} over {Jobs.Count} jobs; " +
+        $"{JobsWaitingAtStop} queued when the load stopped";
+
     private static string Seconds(double? s) => s is { } v ? $"{v:0.00} s" : "n/a";
 }
 
+/// <summary>How many finished, and the p50, p99 and largest of their lags in seconds.</summary>
+public sealed record Lags(long Count, double? P50, double? P99, double? Max);
+
 public static class AnalysisLagProbe
 {
-    // Run analyses not finished yet: queued, being processed, or scheduled for a retry.
+    // Runs stored and not analysed yet: in the analysis queue (a batch holding one still has it until it commits).
     private const string Waiting = """
-        SELECT count(*), coalesce(extract(epoch FROM (now() AT TIME ZONE 'UTC') - min(createdat)), 0)::float8
-        FROM hangfire.job WHERE invocationdata::text LIKE '%RunAnalysisJob%' AND coalesce(statename, 'Enqueued') IN ('Enqueued', 'Processing', 'Scheduled', 'Awaiting')
+        SELECT count(*), coalesce(extract(epoch FROM now() - min(queued_at)), 0)::float8 FROM analysis_queue
         """;
 
-    public static async Task<(long Count, double OldestSeconds)> WaitingAsync(string database, CancellationToken ct)
+    private const string JobsWaiting = """
+        SELECT count(*) FROM hangfire.job
+        WHERE invocationdata::text LIKE '%RunAnalysisJob%' AND coalesce(statename, 'Enqueued') IN ('Enqueued', 'Processing', 'Scheduled', 'Awaiting')
+        """;
+
+    private const string RunLags = """
+        SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY lag), percentile_cont(0.99) WITHIN GROUP (ORDER BY lag), max(lag)
+        FROM (SELECT extract(epoch FROM analysed_at - created_at)::float8 AS lag FROM runs WHERE analysed_at IS NOT NULL) x
+        """;
+
+    private const string JobLags = """
+        SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY lag), percentile_cont(0.99) WITHIN GROUP (ORDER BY lag), max(lag)
+        FROM (SELECT extract(epoch FROM min(s.createdat) - j.createdat)::float8 AS lag
+              FROM hangfire.job j JOIN hangfire.state s ON s.jobid = j.id AND s.name = 'Succeeded'
+              WHERE j.invocationdata::text LIKE '%RunAnalysisJob%' GROUP BY j.id, j.createdat) x
+        """;
+
+    public static async Task<(long Count, double OldestSeconds, long Jobs)> WaitingAsync(string database, CancellationToken ct)
     {
+        await using var conn = new NpgsqlConnection(database);
+        await conn.OpenAsync(ct);
+        long runs, jobs;
+        double oldest;
+        await using (var cmd = new NpgsqlCommand(Waiting, conn))
+        await using (var r = await cmd.ExecuteReaderAsync(ct))
+        {
+            await r.ReadAsync(ct);
+            (runs, oldest) = (r.GetInt64(0), r.GetDouble(1));
+        }
         try
         {
-            await using var conn = new NpgsqlConnection(database);
-            await conn.OpenAsync(ct);
-            await using var cmd = new NpgsqlCommand(Waiting, conn);
-            await using var r = await cmd.ExecuteReaderAsync(ct);
-            await r.ReadAsync(ct);
-            return (r.GetInt64(0), r.GetDouble(1));
+            await using var cmd = new NpgsqlCommand(JobsWaiting, conn);
+            jobs = (long)(await cmd.ExecuteScalarAsync(ct))!;
         }
         catch (PostgresException)
         {
-            return (0, 0); // no Hangfire schema
+            jobs = 0; // no Hangfire schema
         }
+        return (runs, oldest, jobs);
     }
 
     /// <summary>Waits up to <paramref name="waitSeconds"/> for the backlog to drain, then reads the lags.</summary>
-    public static async Task<AnalysisLag> MeasureAsync(string database, (long Count, double OldestSeconds) atStop, TimeSpan sinceStop, int waitSeconds, CancellationToken ct)
+    public static async Task<AnalysisLag> MeasureAsync(string database, (long Count, double OldestSeconds, long Jobs) atStop, TimeSpan sinceStop, int waitSeconds, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
         var waiting = atStop.Count;
@@ -54,27 +86,26 @@ public static class AnalysisLagProbe
             if (waiting == 0) drained = (sinceStop + clock.Elapsed).TotalSeconds;
             else await Task.Delay(500, ct);
         }
+        var runs = await LagsAsync(database, RunLags, ct);
+        var jobs = await LagsAsync(database, JobLags, ct);
+        return new AnalysisLag(atStop.Count, atStop.OldestSeconds, waiting, drained, waitSeconds, runs.Count, runs.P50, runs.P99, runs.Max, jobs, atStop.Jobs);
+    }
 
-        long finished = 0;
-        double? p50 = null, p99 = null, max = null;
+    private static async Task<Lags> LagsAsync(string database, string sql, CancellationToken ct)
+    {
         try
         {
             await using var conn = new NpgsqlConnection(database);
             await conn.OpenAsync(ct);
-            await using var cmd = new NpgsqlCommand("""
-                SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY lag), percentile_cont(0.99) WITHIN GROUP (ORDER BY lag), max(lag)
-                FROM (SELECT extract(epoch FROM min(s.createdat) - j.createdat)::float8 AS lag
-                      FROM hangfire.job j JOIN hangfire.state s ON s.jobid = j.id AND s.name = 'Succeeded'
-                      WHERE j.invocationdata::text LIKE '%RunAnalysisJob%' GROUP BY j.id, j.createdat) x
-                """, conn);
+            await using var cmd = new NpgsqlCommand(sql, conn);
             await using var r = await cmd.ExecuteReaderAsync(ct);
             await r.ReadAsync(ct);
-            finished = r.GetInt64(0);
-            if (finished > 0) (p50, p99, max) = (r.GetDouble(1), r.GetDouble(2), r.GetDouble(3));
+            var count = r.GetInt64(0);
+            return count > 0 ? new Lags(count, r.GetDouble(1), r.GetDouble(2), r.GetDouble(3)) : new Lags(0, null, null, null);
         }
         catch (PostgresException)
         {
+            return new Lags(0, null, null, null); // no Hangfire schema
         }
-        return new AnalysisLag(atStop.Count, atStop.OldestSeconds, waiting, drained, waitSeconds, finished, p50, p99, max);
     }
 }

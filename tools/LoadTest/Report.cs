@@ -49,7 +49,11 @@ public static class Report
         if (v.Background.Count > 0)
             o.WriteLine("background analysis (Hangfire jobs by state at the end): " + string.Join(", ", v.Background.Select(b => $"{b.Key} {b.Value}"))
                 + (v.AnalysisMeanMs is { } mean ? $"; a finished analysis took {mean:0} ms on average" : ""));
-        if (lag is not null) o.WriteLine(lag.Line());
+        if (lag is not null)
+        {
+            o.WriteLine(lag.Line());
+            o.WriteLine(lag.JobsLine());
+        }
 
         var ingest = rows.FirstOrDefault(r => r.Kind == "ingest (all)") ?? rows.FirstOrDefault(r => r.Kind == "ingest");
         var read = rows.FirstOrDefault(r => r.Kind == "read (all)") ?? rows.FirstOrDefault(r => Group(r.Kind) == "read");
