@@ -49,7 +49,9 @@ public class AllocationRegressionEndToEndTests(RealReportsFixture fixture) : ICl
         Assert.Equal("failure", status.State);
         var alloc = await AllocationVerdictAsync(planted);
         Assert.Equal(Outcome.Regression, alloc.Outcome);
-        Assert.True(alloc.HeadMedian - alloc.BaseMedian >= 65536, $"allocated {alloc.BaseMedian} -> {alloc.HeadMedian} bytes");
+        // The planted 64 KiB on top of what the base allocates, which itself varies by up to 1% between runs (below): a
+        // CI run measured 48,739 -> 114,176 bytes, 99 bytes short of 64 KiB exactly.
+        Assert.True(alloc.HeadMedian - alloc.BaseMedian >= 65536 - 0.01 * alloc.BaseMedian, $"allocated {alloc.BaseMedian} -> {alloc.HeadMedian} bytes");
 
         // A/A: a head that changes no code. Timing verdicts may go either way on a busy machine; allocations may not.
         Git.Run(repo, "checkout", "-q", "main");
