@@ -12,13 +12,15 @@ public sealed record AnalysisLag(long WaitingAtStop, double OldestWaitingSeconds
     long Finished, double? P50Seconds, double? P99Seconds, double? MaxSeconds, Lags Jobs, long JobsWaitingAtStop)
 {
     public string Line() =>
-        $"analysis lag (stored → analysed): p50 {Seconds(P50Seconds)}, p99 {Seconds(P99Seconds)}, max {Seconds(MaxSeconds)} over {Finished} finished analyses; " +
+        $"analysis lag (stored → analysed): {Spread(P50Seconds, P99Seconds, MaxSeconds)} over {Finished} finished analyses; " +
         $"backlog when the load stopped: {WaitingAtStop} waiting (oldest {OldestWaitingSeconds:0.0} s); " +
         (DrainedSeconds is { } d ? $"drained {d:0.0} s after the load stopped" : $"{WaitingAtEnd} still waiting {WaitedSeconds} s after the load stopped");
 
     public string JobsLine() =>
-        $"analysis jobs (Hangfire, queued → succeeded): p50 {Seconds(Jobs.P50)}, p99 {Seconds(Jobs.P99)}, max {Seconds(Jobs.Max)} over {Jobs.Count} jobs; " +
+        $"analysis jobs (Hangfire, queued → succeeded): {Spread(Jobs.P50, Jobs.P99, Jobs.Max)} over {Jobs.Count} jobs; " +
         $"{JobsWaitingAtStop} queued when the load stopped";
+
+    private static string Spread(double? p50, double? p99, double? max) => $"p50 {Seconds(p50)}, p99 {Seconds(p99)}, max {Seconds(max)}";
 
     private static string Seconds(double? s) => s is { } v ? $"{v:0.00} s" : "n/a";
 }
@@ -50,28 +52,32 @@ public static class AnalysisLagProbe
               WHERE j.invocationdata::text LIKE '%RunAnalysisJob%' GROUP BY j.id, j.createdat) x
         """;
 
-    public static async Task<(long Count, double OldestSeconds, long Jobs)> WaitingAsync(string database, CancellationToken ct)
+    /// <summary>The runs waiting when the load stopped, and the Hangfire analysis jobs not finished then.</summary>
+    public static async Task<(long Count, double OldestSeconds, long Jobs)> AtStopAsync(string database, CancellationToken ct)
     {
-        await using var conn = new NpgsqlConnection(database);
-        await conn.OpenAsync(ct);
-        long runs, jobs;
-        double oldest;
-        await using (var cmd = new NpgsqlCommand(Waiting, conn))
-        await using (var r = await cmd.ExecuteReaderAsync(ct))
-        {
-            await r.ReadAsync(ct);
-            (runs, oldest) = (r.GetInt64(0), r.GetDouble(1));
-        }
+        var (runs, oldest) = await WaitingAsync(database, ct);
         try
         {
+            await using var conn = new NpgsqlConnection(database);
+            await conn.OpenAsync(ct);
             await using var cmd = new NpgsqlCommand(JobsWaiting, conn);
-            jobs = (long)(await cmd.ExecuteScalarAsync(ct))!;
+            return (runs, oldest, (long)(await cmd.ExecuteScalarAsync(ct))!);
         }
         catch (PostgresException)
         {
-            jobs = 0; // no Hangfire schema
+            return (runs, oldest, 0); // no Hangfire schema
         }
-        return (runs, oldest, jobs);
+    }
+
+    // Polled while the backlog drains: the queue alone, not a scan of Hangfire's jobs competing with the analysis measured.
+    private static async Task<(long Count, double OldestSeconds)> WaitingAsync(string database, CancellationToken ct)
+    {
+        await using var conn = new NpgsqlConnection(database);
+        await conn.OpenAsync(ct);
+        await using var cmd = new NpgsqlCommand(Waiting, conn);
+        await using var r = await cmd.ExecuteReaderAsync(ct);
+        await r.ReadAsync(ct);
+        return (r.GetInt64(0), r.GetDouble(1));
     }
 
     /// <summary>Waits up to <paramref name="waitSeconds"/> for the backlog to drain, then reads the lags.</summary>

@@ -109,7 +109,7 @@ catch (OperationCanceledException)
     Log("some requests were still unanswered at the hard stop; they count as unacknowledged");
 }
 var elapsed = clock.Elapsed;
-var backlogAtStop = await AnalysisLagProbe.WaitingAsync(options.Database, CancellationToken.None);
+var backlogAtStop = await AnalysisLagProbe.AtStopAsync(options.Database, CancellationToken.None);
 var stoppedAt = Stopwatch.StartNew();
 
 Log("verifying through the database and the API…");
