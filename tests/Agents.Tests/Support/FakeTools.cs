@@ -6,13 +6,7 @@ public sealed class FakeTools(string dir)
 {
     public string Dir { get; } = Directory.CreateDirectory(dir).FullName;
 
-    public string Add(string name, string script)
-    {
-        var file = Path.Combine(Dir, name);
-        File.WriteAllText(file, "#!/bin/sh\n" + script.ReplaceLineEndings("\n"));
-        if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(file, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
-        return file;
-    }
+    public string Add(string name, string script) => Scripts.Write(Path.Combine(Dir, name), script);
 
     public IReadOnlyDictionary<string, string?> Environment => new Dictionary<string, string?>
     {

@@ -37,9 +37,7 @@ public static class Shell
     public static string PerfOnPath(string dir)
     {
         Directory.CreateDirectory(dir);
-        var script = Path.Combine(dir, "perf");
-        File.WriteAllText(script, $"#!/bin/sh\nexec dotnet '{Path.Combine(AppContext.BaseDirectory, "perf-agent.dll")}' \"$@\"\n");
-        if (!OperatingSystem.IsWindows()) File.SetUnixFileMode(script, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+        Scripts.Write(Path.Combine(dir, "perf"), $"exec dotnet '{Path.Combine(AppContext.BaseDirectory, "perf-agent.dll")}' \"$@\"\n");
         return dir;
     }
 }
