@@ -49,6 +49,8 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
         await using var tx = await conn.BeginTransactionAsync(ct);
         try
         {
+            await using (var memory = new NpgsqlCommand($"SET LOCAL work_mem = '{TransitionTableMemory.KilobytesFor(w.Parsed.Results)}kB'", conn))
+                await memory.ExecuteNonQueryAsync(ct);
             var m = w.Metadata;
             var now = DateTimeOffset.UtcNow;
             var role = RunRoles.Parse(m.Role);
