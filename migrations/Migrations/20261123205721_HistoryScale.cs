@@ -48,8 +48,10 @@ namespace PerfService.Migrations.Migrations
         // delete; that is not needed here: results are only written with their run, in the transaction that creates
         // it, and that run's own foreign keys lock its suite (whose deletion is the only way benchmarks go) and
         // project; measures are never deleted.
-        private const string SetBasedReferences = """
-            CREATE FUNCTION results_check_references() RETURNS trigger LANGUAGE plpgsql AS $$
+        //
+        // The function without its CREATE: SinglePassReferenceCheck replaces it and puts it back on the way down.
+        internal const string CheckReferences = """
+            FUNCTION results_check_references() RETURNS trigger LANGUAGE plpgsql AS $$
             DECLARE missing bigint;
             BEGIN
                 SELECT n.id INTO missing FROM (SELECT DISTINCT run_id AS id FROM new_results) n
@@ -69,6 +71,9 @@ namespace PerfService.Migrations.Migrations
                 END IF;
                 RETURN NULL;
             END $$;
+            """;
+
+        private const string SetBasedReferences = "CREATE " + CheckReferences + """
 
             CREATE TRIGGER results_check_inserted AFTER INSERT ON results REFERENCING NEW TABLE AS new_results
                 FOR EACH STATEMENT EXECUTE FUNCTION results_check_references();

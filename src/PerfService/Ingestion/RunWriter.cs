@@ -79,15 +79,14 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
 
             // A result's key is built from its name, parameters and job: build each once.
             var keys = w.Parsed.Results.Select(r => r.Key).ToArray();
-            var benchmarkIds = await UpsertBenchmarksAsync(conn, suiteId, w.Parsed.Results, keys, _benchmarkIds, ct);
+            var (benchmarkOf, looked, distinct) = await UpsertBenchmarksAsync(conn, suiteId, w.Parsed.Results, keys, _benchmarkIds, ct);
             var measureIds = await UpsertMeasuresAsync(conn, w.Parsed.Results, ct);
-            var benchmarkOf = Array.ConvertAll(keys, k => benchmarkIds[k]);
             await CopyResultsAsync(conn, runId, w, branchId, seriesAt, benchmarkOf, measureIds, ct);
             await CopyArtifactsAsync(conn, runId, w, now, ct);
             if (w.DeclaresProjectTargets) await UpsertTargetsAsync(conn, w.ProjectId, suiteId, m.Targets, now, ct);
             await tx.CommitAsync(ct);
-            _benchmarkIds.Remember(suiteId, benchmarkIds);
-            return new RunCreated(runId, false, benchmarkIds.Count, w.Parsed.Results.Count);
+            _benchmarkIds.Remember(suiteId, looked);
+            return new RunCreated(runId, false, distinct, w.Parsed.Results.Count);
         }
         catch (PostgresException e) when (e.SqlState == PostgresErrorCodes.UniqueViolation && e.ConstraintName?.Contains("idempotency") == true)
         {
@@ -133,39 +132,46 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
 
     // Known ids first (this process's memory of committed rows), then one lookup of the rest, then an insert of what is
     // still missing: a suite's benchmarks rarely change from run to run, and a lookup of 10,000 keys costs a fraction
-    // of an INSERT … ON CONFLICT that parses every parameters object and probes every key.
-    private static async Task<Dictionary<string, long>> UpsertBenchmarksAsync(
+    // of an INSERT … ON CONFLICT that parses every parameters object and probes every key. Returns each result's
+    // benchmark id, the ids read from the database (to remember once committed) and how many distinct benchmarks.
+    private static async Task<(long[] Of, Dictionary<string, long> Looked, int Distinct)> UpsertBenchmarksAsync(
         NpgsqlConnection conn, long suiteId, IReadOnlyList<BenchmarkResult> results, string[] keys, BenchmarkIds known, CancellationToken ct)
     {
         const string Lookup = "SELECT key, id FROM benchmarks WHERE suite_id = $1 AND key = ANY($2)";
-        var ids = new Dictionary<string, long>();
+        var of = new long[keys.Length];
         var unknown = new Dictionary<string, BenchmarkResult>();
         for (var i = 0; i < keys.Length; i++)
         {
-            if (ids.ContainsKey(keys[i]) || unknown.ContainsKey(keys[i])) continue;
-            if (known.TryGet(suiteId, keys[i], out var id)) ids[keys[i]] = id;
-            else unknown[keys[i]] = results[i];
+            if (known.TryGet(suiteId, keys[i], out var id)) of[i] = id;
+            else unknown.TryAdd(keys[i], results[i]);
         }
-        if (unknown.Count == 0) return ids;
-        foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, unknown.Keys.ToArray()])) ids[key] = id;
-        var missing = unknown.Where(u => !ids.ContainsKey(u.Key)).ToList();
-        if (missing.Count == 0) return ids;
-        await using (var insert = new NpgsqlCommand("""
-            INSERT INTO benchmarks (suite_id, key, name, parameters, job)
-            SELECT $1, k, n, p::jsonb, j FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(k, n, p, j)
-            ON CONFLICT (suite_id, key) DO NOTHING
-            """, conn))
+        var looked = new Dictionary<string, long>();
+        if (unknown.Count > 0)
         {
-            insert.Parameters.Add(new() { Value = suiteId });
-            insert.Parameters.Add(new() { Value = missing.Select(m => m.Key).ToArray() });
-            insert.Parameters.Add(new() { Value = missing.Select(m => m.Value.Name).ToArray() });
-            insert.Parameters.Add(new() { Value = missing.Select(m => ParametersJson(m.Value.Parameters)).ToArray() });
-            insert.Parameters.Add(new() { Value = missing.Select(m => m.Value.Job).ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
-            await insert.ExecuteNonQueryAsync(ct);
+            foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, unknown.Keys.ToArray()])) looked[key] = id;
+            var missing = unknown.Where(u => !looked.ContainsKey(u.Key)).ToList();
+            if (missing.Count > 0)
+            {
+                await using (var insert = new NpgsqlCommand("""
+                    INSERT INTO benchmarks (suite_id, key, name, parameters, job)
+                    SELECT $1, k, n, p::jsonb, j FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS t(k, n, p, j)
+                    ON CONFLICT (suite_id, key) DO NOTHING
+                    """, conn))
+                {
+                    insert.Parameters.Add(new() { Value = suiteId });
+                    insert.Parameters.Add(new() { Value = missing.Select(m => m.Key).ToArray() });
+                    insert.Parameters.Add(new() { Value = missing.Select(m => m.Value.Name).ToArray() });
+                    insert.Parameters.Add(new() { Value = missing.Select(m => ParametersJson(m.Value.Parameters)).ToArray() });
+                    insert.Parameters.Add(new() { Value = missing.Select(m => m.Value.Job).ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Text });
+                    await insert.ExecuteNonQueryAsync(ct);
+                }
+                // Read back rather than RETURNING: a concurrent ingest may have inserted some of them (DO NOTHING returns no row).
+                foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, missing.Select(m => m.Key).ToArray()])) looked[key] = id;
+            }
+            for (var i = 0; i < keys.Length; i++)
+                if (of[i] == 0) of[i] = looked[keys[i]];
         }
-        // Read back rather than RETURNING: a concurrent ingest may have inserted some of them (DO NOTHING returns no row).
-        foreach (var (key, id) in await ReadIdsAsync(conn, Lookup, ct, [suiteId, missing.Select(m => m.Key).ToArray()])) ids[key] = id;
-        return ids;
+        return (of, looked, new HashSet<long>(of).Count);
     }
 
     private static async Task<Dictionary<(string Measure, string Unit), long>> UpsertMeasuresAsync(
