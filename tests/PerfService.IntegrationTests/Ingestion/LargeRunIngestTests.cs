@@ -136,12 +136,9 @@ public class LargeRunIngestTests(PerfServiceApp app) : IClassFixture<PerfService
         return output.ToArray();
     }
 
-    private async Task AnalysedAsync(long runId)
-    {
-        for (var i = 0; i < 300 && !await ScalarAsync<bool>($"SELECT analysed_at IS NOT NULL FROM runs WHERE id = {runId}"); i++)
-            await Task.Delay(100);
-        Assert.True(await ScalarAsync<bool>($"SELECT analysed_at IS NOT NULL FROM runs WHERE id = {runId}"), $"run {runId} was not analysed within 30 s");
-    }
+    private async Task AnalysedAsync(long runId) =>
+        Assert.True(await Generic.EventuallyAsync(() => ScalarAsync<bool>($"SELECT analysed_at IS NOT NULL FROM runs WHERE id = {runId}"), done => done),
+            $"run {runId} was never analysed");
 
     private Task ExecAsync(string sql) => app.Database.ExecAsync(sql);
 
