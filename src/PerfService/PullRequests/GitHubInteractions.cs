@@ -126,10 +126,7 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
     {
         // GitHub shows "Re-run" only to people with write access; asking again costs one cached call.
         if (!await AllowedAsync(project.GitHubRepository!, login, ct)) return new WebhookReply($"{login} lacks write access; nothing re-run");
-        // GitHub's guidance for a re-requested check: answer with a new check run; the finished one stays as it was.
-        await db.PullRequestComments.Where(c => c.ProjectId == project.Id && c.PullRequest == pr)
-            .ExecuteUpdateAsync(s => s.SetProperty(c => c.CheckRunId, (long?)null).SetProperty(c => c.CheckRunHead, (string?)null), ct);
-        var jobs = await actions.RerunAsync(project, pr, null, ct);
+        var jobs = await actions.RerunAsync(project, pr, null, ct, newCheckRun: true);
         if (jobs is null) return new WebhookReply($"{project.Slug}#{pr}: nothing to re-run");
         var waiting = jobs.Count(j => j.State == JobState.AwaitingApproval);
         return new WebhookReply(waiting > 0 ? $"{project.Slug}#{pr}: {waiting} jobs await a maintainer's approval" : $"{project.Slug}#{pr}: re-queued {jobs.Count} jobs",

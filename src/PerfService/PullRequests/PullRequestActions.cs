@@ -22,7 +22,12 @@ public sealed class PullRequestActions(PerfDbContext db, AlertService alertServi
     /// Queues the current head's jobs again (all profiles, or <paramref name="profiles"/>) through the scheduler, so an
     /// untrusted head that was never approved waits again instead of running. Null when there is nothing to re-run.
     /// </summary>
-    public async Task<IReadOnlyList<Job>?> RerunAsync(Project project, int pullRequest, IReadOnlyList<string>? profiles, CancellationToken ct)
+    /// <param name="newCheckRun">
+    /// Answer with a new check run when jobs do run again (GitHub's guidance for a re-requested check: the finished one
+    /// stays as it was). A head that still awaits approval keeps its one queued check run.
+    /// </param>
+    public async Task<IReadOnlyList<Job>?> RerunAsync(Project project, int pullRequest, IReadOnlyList<string>? profiles, CancellationToken ct,
+        bool newCheckRun = false)
     {
         if (project.PullRequestPolicy == PullRequestPolicy.None) return null;
         var head = await HeadAsync(project.Id, pullRequest, ct);
@@ -34,6 +39,10 @@ public sealed class PullRequestActions(PerfDbContext db, AlertService alertServi
         var hold = project.PullRequestPolicy == PullRequestPolicy.Members && !head.Trusted;
         var jobs = await scheduler.EnqueueAsync(new JobRequest(project.Slug, head.HeadCommit, last.BaseCommit, last.Branch, pullRequest, Profiles: profiles),
             ct, awaitApproval: hold);
+        // Before the publish job is queued, which would otherwise update the old check run.
+        if (newCheckRun && jobs.Any(j => j.State != JobState.AwaitingApproval))
+            await db.PullRequestComments.Where(c => c.ProjectId == project.Id && c.PullRequest == pullRequest)
+                .ExecuteUpdateAsync(s => s.SetProperty(c => c.CheckRunId, (long?)null).SetProperty(c => c.CheckRunHead, (string?)null), ct);
         PullRequestPublishJob.Enqueue(background, project.Id, pullRequest);
         logger.LogInformation("Re-run of {Project}#{Number} at {Head}: {Jobs} jobs", project.Slug, pullRequest, head.HeadCommit, jobs.Count);
         return jobs;
