@@ -1,13 +1,14 @@
 using PerfService.Access;
 using PerfService.Alerts;
 using PerfService.AgentJobs;
+using PerfService.Analysis;
 using PerfService.ApiReference;
 using PerfService.Auth;
 using PerfService.Background;
 using PerfService.Bisection;
-using PerfService.Comparison;
 using PerfService.Dashboard;
 using PerfService.Data;
+using PerfService.GitHub;
 using PerfService.Hosting;
 using PerfService.Hosting.Telemetry;
 using PerfService.Ingestion;

@@ -4,7 +4,6 @@ using System.Text;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
 using PerfService.Core.Contracts;
-using PerfService.Dashboard;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Dashboard;
 using Outcome = PerfService.Core.Comparison.Outcome;

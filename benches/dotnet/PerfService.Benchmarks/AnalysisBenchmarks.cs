@@ -10,11 +10,11 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Npgsql;
-using PerfService.Comparison;
 using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
 using PerfService.Core.Results;
 using PerfService.Ingestion;
+using PerfService.Analysis;
 
 namespace PerfService.Benchmarks;
 

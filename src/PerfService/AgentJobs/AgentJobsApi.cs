@@ -6,11 +6,11 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
 using PerfService.Auth;
-using PerfService.Comparison;
 using PerfService.Core.Contracts;
-using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
+using PerfService.PullRequests;
 
 namespace PerfService.AgentJobs;
 

@@ -5,6 +5,7 @@ using Microsoft.EntityFrameworkCore;
 using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Alerts;
 

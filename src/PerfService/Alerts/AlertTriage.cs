@@ -3,9 +3,9 @@ using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Auth;
-using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Alerts;
 

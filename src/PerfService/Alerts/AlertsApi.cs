@@ -1,5 +1,4 @@
 using PerfService.Auth;
-using PerfService.Dashboard;
 
 namespace PerfService.Alerts;
 

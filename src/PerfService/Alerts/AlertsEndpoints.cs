@@ -6,6 +6,7 @@ using PerfService.Access;
 using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Alerts;
 

@@ -18,7 +18,7 @@ public static class HangfireLogin
     public static void MapHangfireLogin(this WebApplication app)
     {
         // Rate-limited like every anonymous route: the form must not become a way to guess tokens quickly.
-        var login = app.MapGroup(Path).ExcludeFromDescription().RequireRateLimiting(Dashboard.DashboardRateLimiting.Policy);
+        var login = app.MapGroup(Path).ExcludeFromDescription().RequireRateLimiting(Hosting.Http.DashboardRateLimiting.Policy);
         login.MapGet("", (HttpContext http, IAntiforgery antiforgery) => Page(http, antiforgery, null, StatusCodes.Status200OK));
         login.MapPost("", SignInAsync).DisableAntiforgery();
     }

@@ -1,6 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using PerfService.Data;
-using PerfService.PullRequests;
+using PerfService.GitHub;
 
 namespace PerfService.Bisection;
 

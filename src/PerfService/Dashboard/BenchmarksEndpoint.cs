@@ -5,6 +5,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
 using PerfService.Data;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Dashboard;
 

@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using PerfService.Data;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Dashboard;
 

@@ -1,4 +1,5 @@
 using PerfService.Alerts;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Dashboard;
 

@@ -1,3 +1,5 @@
+using PerfService.Hosting.Http;
+
 namespace PerfService.Dashboard;
 
 /// <summary>Wires the read API, rate limiting and the static dashboard into the service.</summary>

@@ -7,6 +7,7 @@ using PerfService.Access;
 using PerfService.Data;
 using PerfService.Data.Entities;
 using PerfService.Core.Targets;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Dashboard;
 

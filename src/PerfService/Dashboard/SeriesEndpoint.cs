@@ -3,6 +3,7 @@ using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using PerfService.Access;
 using PerfService.Data;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Dashboard;
 

@@ -1,10 +1,10 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
-using PerfService.Comparison;
 using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
 using PerfService.Data;
 using PerfService.Hosting.Telemetry;
+using PerfService.Analysis;
 
 namespace PerfService.Ingestion;
 

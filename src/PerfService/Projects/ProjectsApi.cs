@@ -3,9 +3,9 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Access;
 using PerfService.Auth;
-using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Projects;
 

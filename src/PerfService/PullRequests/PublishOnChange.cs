@@ -1,6 +1,5 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
-using PerfService.Comparison;
 using PerfService.Alerts;
 using PerfService.Data;
 

@@ -1,5 +1,6 @@
 using System.Data;
 using Npgsql;
+using PerfService.GitHub;
 
 namespace PerfService.PullRequests;
 

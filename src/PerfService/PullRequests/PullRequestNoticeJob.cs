@@ -1,6 +1,7 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Data;
+using PerfService.GitHub;
 
 namespace PerfService.PullRequests;
 

@@ -3,6 +3,7 @@ using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using PerfService.Data;
 using PerfService.Hosting.Telemetry;
+using PerfService.GitHub;
 
 namespace PerfService.PullRequests;
 

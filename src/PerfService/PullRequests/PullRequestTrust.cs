@@ -1,3 +1,5 @@
+using PerfService.GitHub;
+
 namespace PerfService.PullRequests;
 
 /// <summary>

@@ -3,9 +3,9 @@ using System.IO.Compression;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
-using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Core.Contracts;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Runs;
 

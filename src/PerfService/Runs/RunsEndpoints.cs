@@ -6,6 +6,7 @@ using PerfService.Access;
 using PerfService.Dashboard;
 using PerfService.Data;
 using PerfService.Core.Contracts;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Runs;
 

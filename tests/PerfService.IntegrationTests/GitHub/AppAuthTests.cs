@@ -1,7 +1,7 @@
 using System.Net.Http.Headers;
 using System.Security.Cryptography;
 using Microsoft.Extensions.Options;
-using PerfService.PullRequests;
+using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 

@@ -1,6 +1,6 @@
 using PerfService.Core.Reports;
-using PerfService.PullRequests;
 using PerfService.Core.Comparison;
+using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 

@@ -1,6 +1,6 @@
 using PerfService.Data.Entities;
-using PerfService.PullRequests;
 using static PerfService.IntegrationTests.GitHub.RealReportsGitHubAppFixture;
+using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 

@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using PerfService.Core.Reports;
 using PerfService.PullRequests;
+using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 

@@ -1,5 +1,5 @@
 using System.Security.Cryptography;
-using PerfService.PullRequests;
+using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 

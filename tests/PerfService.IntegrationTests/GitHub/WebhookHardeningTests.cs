@@ -1,7 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using PerfService.AgentJobs;
-using PerfService.PullRequests;
+using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 

@@ -1,6 +1,6 @@
 using PerfService.AgentJobs;
 using PerfService.Core.Reports;
-using PerfService.PullRequests;
+using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 

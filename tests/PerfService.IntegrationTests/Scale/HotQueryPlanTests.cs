@@ -84,7 +84,7 @@ public class HotQueryPlanTests : IAsyncLifetime
     public async Task The_analysis_tail_read_reaches_each_series_through_the_index_and_counts_nothing()
     {
         var benchmarks = Enumerable.Range(0, 200).Select(i => _benchmark - 7 + i).ToArray();
-        var plan = await ExplainAsync(PerfService.Comparison.SeriesReader.TailsSql, benchmarks, benchmarks.Select(_ => _measure).ToArray(),
+        var plan = await ExplainAsync(PerfService.Analysis.SeriesReader.TailsSql, benchmarks, benchmarks.Select(_ => _measure).ToArray(),
             benchmarks.Select(_ => DateTimeOffset.UtcNow.AddHours(-20)).ToArray(), 1L, _branch, 64, false, Array.Empty<long>());
         AssertNoSeqScanOfResults(plan);
         var nodes = Nodes(plan).ToList();

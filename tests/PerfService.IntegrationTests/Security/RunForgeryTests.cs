@@ -1,5 +1,4 @@
 using Microsoft.AspNetCore.Mvc;
-using PerfService.IntegrationTests.Comparison;
 using PerfService.IntegrationTests.Ingestion;
 using PerfService.Core.Comparison;
 

@@ -1,0 +1,100 @@
+using Npgsql;
+
+namespace PerfService.Analysis;
+
+/// <summary>One point of a stored series: the run's central value at a commit.</summary>
+public readonly record struct SeriesPoint(long ResultId, long RunId, string Commit, DateTimeOffset SeriesAt, double Value);
+
+/// <summary>
+/// Reads series for the change-point detector, in commit order through the covering index on results. Two kinds of
+/// point are left out, by every read alike, so that a detector state's point count and a later read agree: results
+/// of runs flagged as a profile mismatch (a machine that did not match its profile), unless the project opts in,
+/// since a different machine's level would read as a step; and results of runs not yet analysed, except those of the
+/// runs being analysed now (<c>including</c>): a run's points reach its series when its own analysis runs, so a
+/// point that arrives out of commit order is always one the analysis brings.
+/// </summary>
+public sealed class SeriesReader(NpgsqlDataSource dataSource)
+{
+    /// <summary>
+    /// Whole series (benchmark × measure × profile × branch) of one profile and branch, for parallel arrays of benchmark and
+    /// measure ids, in one query; each oldest first, failed results skipped.
+    /// </summary>
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadManyAsync(long[] benchmarkIds, long[] measureIds,
+        long profileId, long branchId, long[] including, CancellationToken ct, bool includeProfileMismatch = false)
+    {
+        if (benchmarkIds.Length == 0) return []; // a round trip (and a plan guessing ten rows) for nothing
+        // A lateral read per series, each a range scan of the covering index: a plain join of many keys to results let the
+        // planner pick a scan of the whole table (9 s for a 10,000-series read measured, against milliseconds). Points are
+        // left out through the run row joined for the commit, not a second lookup per point.
+        await using var cmd = dataSource.CreateCommand("""
+            SELECT k.b, k.m, r.id, r.run_id, c.sha, r.series_at, r.v
+            FROM unnest($1::bigint[], $2::bigint[]) AS k(b, m)
+            CROSS JOIN LATERAL (
+                SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) AS v FROM results r
+                WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL
+                ORDER BY r.series_at, r.run_id) r
+            JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
+            WHERE ($5 OR NOT ru.profile_mismatch) AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($6))
+            ORDER BY k.b, k.m, r.series_at, r.run_id
+            """);
+        foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId, includeProfileMismatch, including })
+            cmd.Parameters.Add(new NpgsqlParameter { Value = v });
+        var series = new Dictionary<(long, long), List<SeriesPoint>>();
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        while (await reader.ReadAsync(ct))
+        {
+            var key = (reader.GetInt64(0), reader.GetInt64(1));
+            if (!series.TryGetValue(key, out var points)) series[key] = points = [];
+            points.Add(new SeriesPoint(reader.GetInt64(2), reader.GetInt64(3), reader.GetString(4), reader.GetFieldValue<DateTimeOffset>(5), reader.GetDouble(6)));
+        }
+        return series;
+    }
+
+    /// <summary>The tails read (parameters: benchmark ids, measure ids, last fed series_at, profile, branch, margin,
+    /// include profile mismatch, runs being analysed); public for the plan test.</summary>
+    public const string TailsSql = """
+        SELECT k.i, t.id, t.run_id, cm.sha, t.series_at, t.v
+        FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[]) WITH ORDINALITY AS k(b, m, at, i)
+        CROSS JOIN LATERAL (
+            (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) AS v FROM results r
+             WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
+               AND r.value IS NOT NULL AND r.series_at <= k.at
+             ORDER BY r.series_at DESC, r.run_id DESC LIMIT $6)
+            UNION ALL
+            (SELECT r.id, r.run_id, r.series_at, coalesce(r.median, r.value) FROM results r
+             WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
+               AND r.value IS NOT NULL AND r.series_at > k.at)) t
+        JOIN runs ru ON ru.id = t.run_id JOIN commits cm ON cm.id = ru.commit_id
+        WHERE ($7 OR NOT ru.profile_mismatch) AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($8))
+        """;
+
+    /// <summary>
+    /// For series already fed to the detector (their states, one profile and branch): the points after the last one fed,
+    /// with up to <paramref name="margin"/> points before them, oldest first; an empty list for a series without points.
+    /// Where the window lies in the whole series follows from the state (<see cref="SeriesWindow.Tail"/>), so the read
+    /// costs the same at any length of history: it used to count the series up to the last point fed, which grew
+    /// with every run (817 ms per batch under the 50-agent load test). The margin's rows are taken before points are
+    /// left out, so it may hold fewer than <paramref name="margin"/> points, never a wrong one.
+    /// </summary>
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadTailsAsync(IReadOnlyList<Data.Entities.SeriesState> states,
+        int margin, long[] including, CancellationToken ct, bool includeProfileMismatch = false)
+    {
+        var tails = new Dictionary<(long, long), List<SeriesPoint>>();
+        if (states.Count == 0) return tails;
+        await using var cmd = dataSource.CreateCommand(TailsSql);
+        foreach (var v in new object[] { states.Select(x => x.BenchmarkId).ToArray(), states.Select(x => x.MeasureId).ToArray(),
+                     states.Select(x => x.LastSeriesAt).ToArray(), states[0].ProfileId, states[0].BranchId, margin, includeProfileMismatch, including })
+            cmd.Parameters.Add(new NpgsqlParameter { Value = v });
+        var points = states.Select(_ => new List<SeriesPoint>()).ToArray();
+        await using (var reader = await cmd.ExecuteReaderAsync(ct))
+            while (await reader.ReadAsync(ct))
+                points[(int)reader.GetInt64(0) - 1].Add(new SeriesPoint(reader.GetInt64(1), reader.GetInt64(2), reader.GetString(3),
+                    reader.GetFieldValue<DateTimeOffset>(4), reader.GetDouble(5)));
+        for (var i = 0; i < states.Count; i++)
+        {
+            points[i].Sort((a, b) => a.SeriesAt != b.SeriesAt ? a.SeriesAt.CompareTo(b.SeriesAt) : a.RunId.CompareTo(b.RunId));
+            tails[(states[i].BenchmarkId, states[i].MeasureId)] = points[i];
+        }
+        return tails;
+    }
+}

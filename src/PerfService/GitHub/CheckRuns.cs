@@ -1,0 +1,78 @@
+using Octokit;
+using PerfService.Core.Reports;
+using PerfService.Data.Entities;
+using PerfService.Core.Comparison;
+
+namespace PerfService.GitHub;
+
+/// <summary>
+/// The check run <c>PerfService / project</c> of a pull request's head (GitHub App installs only: GitHub lets only Apps
+/// write checks). Created once per head and updated after: queued while the head awaits approval, in progress while
+/// profiles run, then completed with the same report as the comment. A failing check offers "Acknowledge".
+/// </summary>
+public static class CheckRuns
+{
+    /// <summary>GitHub's limit on a check run output's summary.</summary>
+    public const int MaxSummaryLength = 65_535;
+    public const string AcknowledgeAction = "acknowledge";
+
+    public static string Name(string project) => $"PerfService / {project}";
+
+    public static async Task UpsertAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, PullRequestComment row, string body)
+    {
+        var counts = ReportCounts.Of(report);
+        var status = CommitStatusSummary.From(report);
+        var running = status.State == CommitStatusState.Pending;
+        var output = new NewCheckRunOutput(status.Description, Summary(report, body));
+        var details = MarkdownText.Url(report.DashboardUrl);
+        // Only regressions can be acknowledged from the check; a failed target is fixed, not accepted.
+        var canAcknowledge = !running && report.Rows.Any(r => r.Outcome == Outcome.Regression && !r.Acknowledged);
+        IReadOnlyList<NewCheckRunAction> actions = canAcknowledge
+            ? [new NewCheckRunAction("Acknowledge", "Accept these regressions (write access)", AcknowledgeAction)]
+            : [];
+        CheckStatus state = running ? (report.AwaitingApprovalLabel is null ? CheckStatus.InProgress : CheckStatus.Queued) : CheckStatus.Completed;
+        CheckConclusion? conclusion = running ? null
+            : counts.Blocking > 0 ? CheckConclusion.Failure
+            : counts.Inconclusive > 0 ? CheckConclusion.Neutral
+            : CheckConclusion.Success;
+
+        if (row.CheckRunId is { } id && row.CheckRunHead == report.HeadCommit)
+        {
+            try
+            {
+                await github.Check.Run.Update(repo.Owner, repo.Name, id, new CheckRunUpdate
+                {
+                    Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : DateTimeOffset.UtcNow,
+                    Output = output, DetailsUrl = details, Actions = actions,
+                });
+                return;
+            }
+            catch (NotFoundException)
+            {
+                // Deleted with the repository's history, or never ours: a new one is made below.
+            }
+        }
+        var created = await github.Check.Run.Create(repo.Owner, repo.Name, new NewCheckRun(Name(report.Project), report.HeadCommit)
+        {
+            Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : DateTimeOffset.UtcNow,
+            StartedAt = DateTimeOffset.UtcNow, Output = output, DetailsUrl = details, ExternalId = report.Project, Actions = actions,
+        });
+        row.CheckRunId = created.Id;
+        row.CheckRunHead = report.HeadCommit;
+    }
+
+    /// <summary>The comment's report, with what is still running; cut to GitHub's limit.</summary>
+    internal static string Summary(PullRequestReport report, string body)
+    {
+        var done = report.Rows.Select(r => r.Profile).Concat(report.Targets.Select(t => t.Profile)).Distinct().Except(report.PendingProfiles).Order().ToList();
+        var progress = report.PendingProfiles.Count == 0 ? ""
+            : $"**Profiles done:** {(done.Count == 0 ? "none yet" : string.Join(", ", done))} · **left:** {string.Join(", ", report.PendingProfiles)}\n\n";
+        var text = progress + body;
+        if (text.Length <= MaxSummaryLength) return text;
+        var link = MarkdownText.Url(report.DashboardUrl) is { } url ? $" See the [full report]({url})." : "";
+        var tail = $"\n\n… (cut at GitHub's {MaxSummaryLength:N0}-character limit).{link}";
+        var end = MaxSummaryLength - tail.Length;
+        if (char.IsHighSurrogate(text[end - 1])) end--;
+        return text[..end] + tail;
+    }
+}

@@ -1,0 +1,111 @@
+using Microsoft.EntityFrameworkCore;
+using PerfService.Core.Comparison;
+using PerfService.Core.Reports;
+using PerfService.Data;
+using PerfService.Data.Entities;
+using Microsoft.Extensions.Options;
+using PerfService.Dashboard;
+using PerfService.PullRequests;
+using PerfService.Core.Targets;
+using PerfService.Core.Contracts;
+
+namespace PerfService.PullRequests;
+
+/// <summary>
+/// Assembles a pull request's report from the stored verdicts and target outcomes of each profile's latest job,
+/// with the acknowledgements people made on the alerts. The comment, the check and the dashboard page all read it.
+/// </summary>
+public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> dashboard) : IPullRequestReportSource
+{
+    public async Task<PullRequestReport?> BuildAsync(long projectId, int pullRequest, CancellationToken ct)
+    {
+        var project = await db.Projects.AsNoTracking().FirstOrDefaultAsync(p => p.Id == projectId, ct);
+        var jobs = await db.Jobs.AsNoTracking()
+            .Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && j.State != JobState.Cancelled)
+            .OrderByDescending(j => j.Id).ToListAsync(ct);
+        if (project is null || jobs.Count == 0) return null;
+        var profiles = await db.Profiles.AsNoTracking().ToDictionaryAsync(p => p.Id, p => p.Name, ct);
+        var head = jobs[0].Commit;
+        // Per profile: the newest job at the newest head; a finished re-run supersedes the job it re-ran.
+        var latest = jobs.Where(j => j.Commit == head).GroupBy(j => j.ProfileId).Select(g => g.First()).ToList();
+        var judged = jobs.Where(j => j.Commit == head && j.State == JobState.Succeeded).GroupBy(j => j.ProfileId).Select(g => g.First().Id).ToList();
+
+        var verdicts = await (
+            from v in db.Verdicts.AsNoTracking()
+            join b in db.Benchmarks on v.BenchmarkId equals b.Id
+            join m in db.Measures on v.MeasureId equals m.Id
+            where judged.Contains(v.JobId)
+            select new { v, b.Key, Measure = m.Name, m.Unit }).ToListAsync(ct);
+        var regressionAlerts = await db.Alerts.AsNoTracking()
+            .Where(a => a.ProjectId == projectId && a.Kind == AlertKind.Regression && a.GroupKey == $"pr:{pullRequest}:{head}")
+            .Select(a => new { a.BenchmarkId, a.MeasureId, a.ProfileId, a.State, a.AlertGroupId }).ToListAsync(ct);
+        var acknowledged = regressionAlerts.Where(a => a.State is AlertState.Acknowledged or AlertState.Invalid).ToList();
+        long? GroupOf(long benchmark, long measure, long profile) =>
+            regressionAlerts.FirstOrDefault(a => a.BenchmarkId == benchmark && a.MeasureId == measure && a.ProfileId == profile)?.AlertGroupId;
+
+        var targets = await (
+            from t in db.TargetResults.AsNoTracking()
+            join r in db.Runs on t.RunId equals r.Id
+            where r.JobId != null && judged.Contains(r.JobId.Value) && r.Role == RunRole.Head
+            orderby r.Round descending
+            select new { t.Name, t.Outcome, t.Detail, r.ProfileId }).ToListAsync(ct);
+
+        var publicUrl = dashboard.Value.PublicUrl?.TrimEnd('/');
+        var figures = await PullRequestHistory.ReadAsync(db, projectId, project.DefaultBranch,
+            verdicts.Where(x => x.v.Outcome == Outcome.Regression)
+                .Select(x => (new PullRequestHistory.SeriesKey(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId), x.v.Change ?? 0)).ToList(),
+            judged, ct);
+        PullRequestHistory.Figures? Figures(long benchmark, long measure, long profile) =>
+            figures.GetValueOrDefault(new PullRequestHistory.SeriesKey(benchmark, measure, profile));
+        // The explorer on this series with the pull request's commits marked (explorer.js reads base and head).
+        string ExplorerPath(long benchmark, string measure, string profile) =>
+            $"explorer.html?project={Uri.EscapeDataString(project.Slug)}&b={benchmark}&measure={Uri.EscapeDataString(measure)}"
+            + $"&profile={Uri.EscapeDataString(profile)}"
+            + (jobs[0].BaseCommit is { } b ? $"&base={Uri.EscapeDataString(b)}" : "") + $"&head={Uri.EscapeDataString(head)}";
+        return new PullRequestReport
+        {
+            Project = project.Slug,
+            PullRequest = pullRequest,
+            HeadCommit = head,
+            BaseCommit = jobs[0].BaseCommit,
+            DashboardUrl = publicUrl is null ? null : $"{publicUrl}/pr.html?project={Uri.EscapeDataString(project.Slug)}&pr={pullRequest}",
+            PendingProfiles = latest.Where(j => j.State is JobState.Queued or JobState.Running).Select(j => profiles[j.ProfileId]).Order().ToList(),
+            AwaitingApprovalLabel = latest.Any(j => j.State == JobState.AwaitingApproval) ? project.ApprovalLabel : null,
+            HistoryBranch = project.DefaultBranch,
+            Rows = verdicts.Select(x => new ReportRow
+            {
+                ExplorerPath = ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId]),
+                ExplorerUrl = publicUrl is null ? null : $"{publicUrl}/{ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId])}",
+                AlertGroupId = GroupOf(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId),
+                AlertGroupUrl = publicUrl is null || GroupOf(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId) is not { } group ? null
+                    : $"{publicUrl}/alerts.html?group={group}",
+                History = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.History ?? [],
+                BaseRounds = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.BaseRounds ?? [],
+                HeadRounds = Figures(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId)?.HeadRounds ?? [],
+                Benchmark = x.Key,
+                Measure = x.Measure,
+                Unit = x.Unit,
+                Profile = profiles[x.v.ProfileId],
+                Outcome = x.v.Outcome,
+                BaseValue = x.v.BaseMedian,
+                HeadValue = x.v.HeadMedian,
+                Change = x.v.Change,
+                ChangeCiLower = x.v.ChangeCiLower,
+                ChangeCiUpper = x.v.ChangeCiUpper,
+                PValue = x.v.AdjustedPValue ?? x.v.PValue,
+                Reason = x.v.Reason,
+                Acknowledged = acknowledged.Any(a => a.BenchmarkId == x.v.BenchmarkId && a.MeasureId == x.v.MeasureId && a.ProfileId == x.v.ProfileId),
+                BaselineFromHistory = HistoryBaseline.IsAnnotated(x.v.Reason),
+            }).OrderBy(r => r.Profile).ThenBy(r => r.Benchmark).ThenBy(r => r.Measure).ToList(),
+            // One outcome per target and profile: the last round's.
+            Targets = targets.GroupBy(t => (t.Name, t.ProfileId)).Select(g => g.First()).Select(t => new ReportTarget
+            {
+                Name = t.Name,
+                Profile = profiles[t.ProfileId],
+                State = t.Outcome switch { TargetStatus.Pass => TargetStatus.Pass, TargetStatus.Fail => TargetStatus.Fail,
+                    TargetStatus.AtRisk => TargetStatus.AtRisk, _ => TargetStatus.NotMeasured },
+                Detail = t.Detail,
+            }).OrderBy(t => t.Profile).ThenBy(t => t.Name).ToList(),
+        };
+    }
+}

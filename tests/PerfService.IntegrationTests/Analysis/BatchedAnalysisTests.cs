@@ -1,0 +1,174 @@
+using Microsoft.Extensions.DependencyInjection;
+using PerfService.Core.Suites;
+using PerfService.Data.Entities;
+using PerfService.IntegrationTests.Ingestion;
+using PerfService.Analysis;
+
+namespace PerfService.IntegrationTests.Analysis;
+
+/// <summary>
+/// A service with the web role only (no Hangfire server): runs wait in the analysis queue, and the test runs their
+/// analysis jobs itself, in the order Hangfire would, with batching on (32, the detector fed on 4 threads) or off (1,
+/// on one thread).
+/// </summary>
+public class QueuedAnalysisApp(int batchRuns) : PerfServiceApp
+{
+    protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?>
+    {
+        ["Background:Roles"] = "web",
+        ["Background:AnalysisBatchRuns"] = batchRuns.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        ["Background:AnalysisThreads"] = batchRuns == 1 ? "1" : "4",
+    };
+
+    /// <summary>Runs the analysis job of every run, oldest first, as one worker would.</summary>
+    public async Task AnalyseAllAsync()
+    {
+        var runs = await WithDbAsync(db => db.Runs.OrderBy(r => r.Id).Select(r => r.Id).ToListAsync());
+        foreach (var run in runs) await AnalyseAsync(run);
+    }
+
+    public async Task AnalyseAsync(long runId)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        await scope.ServiceProvider.GetRequiredService<RunAnalysisJob>().RunAsync(runId, CancellationToken.None);
+    }
+}
+
+public sealed class OneByOneApp() : QueuedAnalysisApp(1);
+
+public sealed class BatchedApp() : QueuedAnalysisApp(32);
+
+/// <summary>
+/// Batched analysis (many waiting runs in one transaction, each series updated once for all its new points) must judge
+/// a history exactly as analysing the runs one by one does: the same detector states, the same open change-point
+/// alerts at the same commits, the same target results and target alerts, including when runs arrive out of commit
+/// order (the series then replays).
+/// </summary>
+public class BatchedAnalysisTests : IAsyncLifetime
+{
+    private static readonly DateTimeOffset Start = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
+    private static readonly TargetDeclaration Overhead = new()
+    {
+        Name = "cached under 1.2x", Benchmark = "Store.Cached", Baseline = "Store.Read", Op = "<=", Value = 1.2,
+    };
+    private readonly OneByOneApp _oneByOne = new();
+    private readonly BatchedApp _batched = new();
+
+    public async Task InitializeAsync()
+    {
+        await _oneByOne.InitializeAsync();
+        await _batched.InitializeAsync();
+    }
+
+    public async Task DisposeAsync()
+    {
+        await ((IAsyncLifetime)_oneByOne).DisposeAsync();
+        await ((IAsyncLifetime)_batched).DisposeAsync();
+    }
+
+    [Fact]
+    public async Task Batched_analysis_gives_the_states_alerts_and_target_results_of_one_by_one_analysis()
+    {
+        foreach (var app in new QueuedAnalysisApp[] { _oneByOne, _batched })
+        {
+            await PostHistoryAsync(app);
+            Assert.Equal(History().Count, await app.WithDbAsync(db => db.AnalysisQueue.CountAsync()));
+            await app.AnalyseAllAsync();
+            Assert.Equal(0, await app.WithDbAsync(db => db.AnalysisQueue.CountAsync()));
+        }
+
+        var expected = await SnapshotAsync(_oneByOne);
+        var actual = await SnapshotAsync(_batched);
+        // The history holds what the comparison is about: change points on two series, a failing target.
+        Assert.Equal(2, expected.OpenAlerts.Count(a => a.StartsWith("ChangePoint", StringComparison.Ordinal)));
+        Assert.Equal(2, expected.TargetAlerts.Count);
+        Assert.Equal(expected.States, actual.States);
+        Assert.Equal(expected.OpenAlerts, actual.OpenAlerts);
+        Assert.Equal(expected.TargetAlerts, actual.TargetAlerts);
+        Assert.Equal(expected.TargetResults, actual.TargetResults);
+    }
+
+    [Fact]
+    public async Task One_job_analyses_the_waiting_runs_of_a_series_together_and_the_others_find_theirs_done()
+    {
+        var app = _batched;
+        await app.CreateProjectAsync("coalesce");
+        var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
+        for (var i = 0; i < 6; i++) await PostAsync(ingest, "coalesce", i, ("Store.Read", 1000));
+        var runs = await app.WithDbAsync(db => db.Runs.OrderBy(r => r.Id).Select(r => r.Id).ToListAsync());
+
+        await app.AnalyseAsync(runs[0]);
+        // Every waiting run went with the first: one state update fed all six points.
+        Assert.Equal(0, await app.WithDbAsync(db => db.AnalysisQueue.CountAsync()));
+        var state = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
+        Assert.Equal(6, Core.ChangePoints.OnlineDetectorStateCodec.Decode(state.State).Count);
+        Assert.Equal(Start.AddHours(5), state.LastSeriesAt);
+
+        // The later jobs end without touching the state.
+        foreach (var run in runs.Skip(1)) await app.AnalyseAsync(run);
+        var after = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
+        Assert.Equal(state.State, after.State);
+        Assert.Equal(state.UpdatedAt, after.UpdatedAt);
+
+        // A run stored again (a retried post) is queued again and analysed by its own job; nothing is fed twice.
+        await PostAsync(ingest, "coalesce", 6, ("Store.Read", 1000));
+        var late = await app.WithDbAsync(db => db.Runs.MaxAsync(r => r.Id));
+        await app.AnalyseAsync(late);
+        var seven = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
+        Assert.Equal(7, Core.ChangePoints.OnlineDetectorStateCodec.Decode(seven.State).Count);
+    }
+
+    /// <summary>
+    /// 70 commits of three benchmarks: Store.Read steps +30% at commit 45, Store.Write improves −25% at commit 30,
+    /// Store.Cached stays flat (and breaks its target against Store.Read until the step, which fixes the target alert;
+    /// the late commits 20 and 21 break it again, 50 fixes it). Commits 20, 21 and 50 are benchmarked last, out of
+    /// commit order.
+    /// </summary>
+    private static List<int> History()
+    {
+        var late = new[] { 20, 21, 50 };
+        return [.. Enumerable.Range(0, 70).Where(i => !late.Contains(i)), .. late];
+    }
+
+    private static async Task PostHistoryAsync(QueuedAnalysisApp app)
+    {
+        await app.CreateProjectAsync("equivalence");
+        var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
+        foreach (var i in History())
+            await PostAsync(ingest, "equivalence", i, ("Store.Read", i < 45 ? 1000 : 1300), ("Store.Write", i < 30 ? 2000 : 1500), ("Store.Cached", 1250));
+    }
+
+    private static async Task PostAsync(HttpClient ingest, string project, int commit, params (string Benchmark, double Level)[] levels)
+    {
+        var meta = new RunMetadata
+        {
+            Project = project, Commit = $"eb{commit:000000}", CommittedAt = Start.AddHours(commit), Branch = "main", Profile = "m1-pro", Suite = "s",
+            Targets = project == "equivalence" ? [Overhead] : null,
+        };
+        var files = Generic.Times([.. levels.Select((l, b) => (l.Benchmark, Generic.Around(l.Level, 0.01, 10, seed: commit * 7 + b)))]);
+        Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", files))).StatusCode);
+    }
+
+    private sealed record Snapshot(List<string> States, List<string> OpenAlerts, List<string> TargetAlerts, List<string> TargetResults);
+
+    /// <summary>What the analysis decided, by names and commits (ids differ between the two databases).</summary>
+    private static Task<Snapshot> SnapshotAsync(QueuedAnalysisApp app) => app.WithDbAsync(async db =>
+    {
+        var states = await (from s in db.SeriesStates
+                            join b in db.Benchmarks on s.BenchmarkId equals b.Id
+                            orderby b.Key
+                            select b.Key + " " + s.LastSeriesAt.ToUnixTimeSeconds() + " " + s.State).ToListAsync();
+        var alerts = await (from a in db.Alerts
+                            where a.State == AlertState.Active || a.State == AlertState.Acknowledged
+                            join b in db.Benchmarks on a.BenchmarkId equals b.Id into bs
+                            from b in bs.DefaultIfEmpty()
+                            select a.Kind + " " + (b == null ? "-" : b.Key) + " " + a.FromCommit + ".." + a.ToCommit + " " + a.State + " " + a.Summary).ToListAsync();
+        var targetAlerts = await db.Alerts.Where(a => a.Kind == AlertKind.Target).OrderBy(a => a.Id)
+            .Select(a => a.ToCommit + " " + a.State + " " + a.Summary).ToListAsync();
+        var targets = await (from t in db.TargetResults
+                             join r in db.Runs on t.RunId equals r.Id
+                             join c in db.Commits on r.CommitId equals c.Id
+                             select c.Sha + " " + t.Name + " " + t.Outcome + " " + t.Actual).ToListAsync();
+        return new Snapshot(states, [.. alerts.Order(StringComparer.Ordinal)], targetAlerts, [.. targets.Order(StringComparer.Ordinal)]);
+    });
+}
