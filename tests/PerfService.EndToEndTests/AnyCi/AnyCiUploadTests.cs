@@ -22,6 +22,7 @@ public class AnyCiUploadTests : IAsyncLifetime
     private ServiceProcess _service = null!;
     private string _url = "";
     private string _ingestToken = "";
+    private string _adminToken = "";
     private readonly string _work = Path.Combine(Path.GetTempPath(), "perf-anyci-" + Guid.NewGuid().ToString("N")[..8]);
 
     public async Task InitializeAsync()
@@ -33,7 +34,7 @@ public class AnyCiUploadTests : IAsyncLifetime
         _url = _service.BaseAddress.ToString().TrimEnd('/');
         using var http = _service.Anonymous(TimeSpan.FromSeconds(30));
         await using var context = PerfService.Migrations.DesignTimeDbContextFactory.Create(_db.ConnectionString);
-        var admin = await TokenCommands.CreateAsync(context, "anyci-admin", [Scopes.Admin]);
+        var admin = _adminToken = await TokenCommands.CreateAsync(context, "anyci-admin", [Scopes.Admin]);
         http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", admin);
         (await http.PostAsJsonAsync("/api/v1/projects", new { slug = Project, name = Project, repositoryUrl = "https://example.com/any-ci.git" }))
             .EnsureSuccessStatusCode();
@@ -119,6 +120,33 @@ public class AnyCiUploadTests : IAsyncLifetime
         Assert.Equal(mainSha, await context.Commits.Where(c => c.Id == prRun.BaseCommitId).Select(c => c.Sha).SingleAsync());
         Assert.Equal("feature/faster", await context.Branches.Where(b => b.Id == prRun.BranchId).Select(b => b.Name).SingleAsync());
         Assert.All(new[] { pushRun, prRun }, r => Assert.True(r.ResultCount > 0 && r.Format == "gobench", $"run {r.Id}: {r.ResultCount} results, {r.Format}"));
+    }
+
+    [Fact]
+    public async Task The_documented_project_calls_succeed_against_the_service()
+    {
+        // docs/github.md creates a project, docs/verdicts.md sets its thresholds, turns bisection on and lists its alert
+        // groups: run as written against the service (the example host replaced), each must answer 2xx. Calls that
+        // name an alert group (ID) need one and are left out.
+        var commands = Docs.CurlCommands("docs/github.md").Concat(Docs.CurlCommands("docs/verdicts.md"))
+            .Where(c => !c.Contains("/ID", StringComparison.Ordinal)).ToList();
+        Assert.True(commands.Count >= 4, "expected the project, thresholds, bisection and alert-group calls:\n" + string.Join('\n', commands));
+        var env = new Dictionary<string, string> { ["PERF_TOKEN"] = _adminToken };
+        foreach (var command in commands)
+        {
+            var run = command.Replace("https://perf.example.com", _url, StringComparison.Ordinal).Replace("/SLUG", "/my-lib", StringComparison.Ordinal)
+                .Replace("curl ", "curl -sS --fail-with-body ", StringComparison.Ordinal);
+            var outcome = await Shell.RunAsync("bash", ["-euo", "pipefail", "-c", run], _work, env, TimeSpan.FromSeconds(60));
+            Assert.True(outcome.ExitCode == 0, $"{command}\n{outcome}");
+        }
+
+        using var http = _service.Anonymous(TimeSpan.FromSeconds(30));
+        http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", _adminToken);
+        using var project = JsonDocument.Parse(await http.GetStringAsync("/api/v1/projects/my-lib"));
+        Assert.Equal("owner/name", project.RootElement.GetProperty("gitHubRepository").GetString());
+        Assert.True(project.RootElement.GetProperty("bisect").GetBoolean());
+        using var thresholds = JsonDocument.Parse(await http.GetStringAsync("/api/v1/projects/my-lib/thresholds"));
+        Assert.Equal(2, thresholds.RootElement.GetProperty("thresholds").GetArrayLength());
     }
 
     private async Task<long> RunStepAsync(Docs.Step step, string checkout, string pathDir, Dictionary<string, string> github)

@@ -6,7 +6,15 @@ namespace PerfService.EndToEndTests.AnyCi;
 /// <summary>Reads the commands out of the README and the GitHub Actions example, so the tests run what users copy.</summary>
 public static partial class Docs
 {
-    public static string Readme => File.ReadAllText(Path.Combine(SuiteRepository.Repo(), "README.md"));
+    public static string Readme => Document("README.md");
+
+    public static string Document(string path) => File.ReadAllText(Path.Combine(SuiteRepository.Repo(), path));
+
+    /// <summary>The curl commands of a document's fenced sh blocks (continuation lines joined), against its example host.</summary>
+    public static IReadOnlyList<string> CurlCommands(string path) =>
+        Fence().Matches(Document(path)).SelectMany(m => m.Groups[1].Value.Replace("\\\n", " ").Split('\n'))
+            .Select(l => l.Trim()).Where(l => l.StartsWith("curl ", StringComparison.Ordinal)).ToList();
+
     public static string WorkflowPath => Path.Combine(SuiteRepository.Repo(), "deploy", "github-actions", "perf.yml");
 
     /// <summary>The fenced sh blocks of one README section (from its heading to the next heading of the same level).</summary>
