@@ -79,9 +79,9 @@ public class AlertGroupsPageTests(DashboardSite site)
         b.WaitFor("#triage-issue").SendKeys("https://github.com/acme/grouped/issues/7");
         b.WaitFor("#triage-submit").Click();
 
-        b.WaitFor($"tr[data-group='{group}']", r => r.FindElements(By.CssSelector(".badge")).FirstOrDefault()?.Text == "Acknowledged");
+        b.WaitFor($"tr[data-group='{group}']", r => r.FindElements(By.CssSelector(".badge")).FirstOrDefault()?.Text == "acknowledged");
         // The members shown below the group were read again: all acknowledged.
-        b.WaitUntil(() => b.Driver.FindElements(By.CssSelector($"tr[data-members='{group}'] tr[data-alert] .badge")).Count(e => e.Text == "Acknowledged") == 4,
+        b.WaitUntil(() => b.Driver.FindElements(By.CssSelector($"tr[data-members='{group}'] tr[data-alert] .badge")).Count(e => e.Text == "acknowledged") == 4,
             "the members to show Acknowledged");
         b.Screenshot("alert-groups-acknowledged");
 

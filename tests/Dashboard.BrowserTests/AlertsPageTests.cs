@@ -25,7 +25,7 @@ public class AlertsPageTests(DashboardSite site)
         b.Screenshot("alerts-triage-dialog");
         b.WaitFor("#triage-submit").Click();
 
-        var row = b.WaitFor($"tr[data-alert='{id}']", r => r.FindElements(By.CssSelector(".badge")).FirstOrDefault()?.Text == "Acknowledged");
+        var row = b.WaitFor($"tr[data-alert='{id}']", r => r.FindElements(By.CssSelector(".badge")).FirstOrDefault()?.Text == "acknowledged");
         Assert.Contains("issue", row.Text);
         Assert.Equal("https://github.com/acme/demo/issues/42", row.FindElement(By.LinkText("issue")).GetAttribute("href"));
 

@@ -7,17 +7,19 @@ using PerfService.Core.Contracts;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Dashboard;
 using Outcome = PerfService.Core.Comparison.Outcome;
+using PerfService.Core.Suites;
 using PerfService.Core.Targets;
 
 namespace Dashboard.BrowserTests;
 
 public sealed record SeedData(
     long HaxReads, long XssBenchmark, string XssName, long ChangePointAlert, long TriageAlert, long PrHeadRun, int Verdicts,
-    string ReadToken, string ReadTokenName);
+    string ReadToken, string ReadTokenName, long PrSecondHeadRun);
 
 /// <summary>
 /// A project with some history to look at: 14 commits on two profiles with a step at commit 9 (and its change-point
-/// alert), a pull request with verdicts and targets, a benchmark whose name is markup, two agents and some jobs.
+/// alert), a pull request with verdicts and targets on both profiles (some targets the runs do not measure), a benchmark
+/// whose name is markup, two agents and some jobs.
 /// </summary>
 public static class BrowserSeed
 {
@@ -75,6 +77,7 @@ public static class BrowserSeed
         await site.WithDbAsync(db => db.Runs.Where(r => r.Id == head)
             .ExecuteUpdateAsync(u => u.SetProperty(r => r.PullRequest, 7).SetProperty(r => r.JobId, job)));
         var verdicts = await AddVerdictsAndJobsAsync(site, projectId, job, head, timeId);
+        var secondHead = await AddSecondProfileAsync(site, ingest, projectId, timeId);
         await site.WithDbAsync(async db =>
         {
             // Main's latest maps runs: one target passing on one profile and failing on the other, one measured on i7 only.
@@ -86,7 +89,61 @@ public static class BrowserSeed
             return 0;
         });
         var token = await site.CreateTokenAsync(Scopes.Read);
-        return new SeedData(hax, xss, XssName, changePoint, triage, head, verdicts, token, "test-read");
+        return new SeedData(hax, xss, XssName, changePoint, triage, head, verdicts, token, "test-read", secondHead);
+    }
+
+    /// <summary>Targets that name benchmarks the maps suite does not have, judged by the service's own evaluator so that
+    /// the pages show the reasons a user sees.</summary>
+    public static readonly TargetDeclaration[] UnmeasuredTargets =
+    [
+        new() { Name = "skip list lookups under 5 µs", Benchmark = "BenchmarkSkipList*", Op = "<", Value = 5, Unit = "µs" },
+        new() { Name = "B-tree inserts under 2 µs", Benchmark = "*BTreeInsert*", Op = "<", Value = 2, Unit = "µs" },
+        new() { Name = "trie scans under 1 ms", Benchmark = "*TrieScan*", Op = "<", Value = 1, Unit = "ms" },
+    ];
+
+    private static IEnumerable<TargetResult> Unmeasured(long run) =>
+        TargetEvaluator.Evaluate(UnmeasuredTargets, HistorySeed.ParsedGo(1).Results)
+            .Select(o => new TargetResult { RunId = run, Name = o.Target.Name, Outcome = o.Status, Limit = o.Limit, Detail = o.Reason });
+
+    /// <summary>Pull request 7 on ryzen-9950x: no regression there, one improvement, and only unmeasured targets.</summary>
+    private static async Task<long> AddSecondProfileAsync(DashboardSite site, HttpClient ingest, long projectId, long timeId)
+    {
+        const string profile = "ryzen-9950x";
+        var (profileId, job) = await site.WithDbAsync(async db =>
+        {
+            var id = db.Profiles.Single(p => p.Name == profile).Id;
+            var prJob = new Job
+            {
+                ProjectId = projectId, Kind = JobKind.PullRequest, Commit = HistorySeed.Sha(20), BaseCommit = HistorySeed.Sha(14), PullRequest = 7,
+                ProfileId = id, State = JobState.Succeeded, CreatedAt = DateTimeOffset.UtcNow.AddMinutes(-29), Branch = "feature-x",
+            };
+            db.Add(prJob);
+            await db.SaveChangesAsync();
+            return (id, prJob.Id);
+        });
+        var head = await HistorySeed.UploadAsync(ingest,
+            Meta(20, "maps", "gobench") with { Profile = profile, BaseCommit = HistorySeed.Sha(14), Branch = "feature-x" },
+            HistorySeed.GoFile, HistorySeed.ScaledGo(0.55 * 1.35));
+        return await site.WithDbAsync(async db =>
+        {
+            await db.Runs.Where(r => r.Id == head).ExecuteUpdateAsync(u => u.SetProperty(r => r.PullRequest, 7).SetProperty(r => r.JobId, job));
+            var benchmarks = db.Benchmarks.Where(b => db.Suites.Any(s => s.Id == b.SuiteId && s.ProjectId == projectId && s.Name == "maps")).OrderBy(b => b.Key).ToList();
+            var outcomes = new[] { (Outcome.NoChange, 0.01), (Outcome.Improvement, -0.08), (Outcome.NoChange, -0.003) };
+            for (var i = 0; i < outcomes.Length; i++)
+            {
+                var (outcome, change) = outcomes[i];
+                db.Verdicts.Add(new Verdict
+                {
+                    JobId = job, ProjectId = projectId, PullRequest = 7, BenchmarkId = benchmarks[i].Id, MeasureId = timeId, ProfileId = profileId,
+                    Outcome = outcome, BaseMedian = 500 + 50 * i, HeadMedian = (500 + 50 * i) * (1 + change), Change = change,
+                    ChangeCiLower = change - 0.015, ChangeCiUpper = change + 0.015, PValue = 0.2, AdjustedPValue = 1, Threshold = 0.05,
+                    BaseSamples = 20, HeadSamples = 20, CreatedAt = DateTimeOffset.UtcNow,
+                });
+            }
+            db.TargetResults.AddRange(Unmeasured(head));
+            await db.SaveChangesAsync();
+            return head;
+        });
     }
 
     private static async Task<int> AddVerdictsAndJobsAsync(DashboardSite site, long projectId, long jobId, long headRun, long timeId) =>
@@ -123,6 +180,7 @@ public static class BrowserSeed
             db.TargetResults.AddRange(
                 new TargetResult { RunId = headRun, Name = "reads under 10 µs", Outcome = TargetStatus.Pass, Actual = 8.9, Limit = 10 },
                 new TargetResult { RunId = headRun, Name = "writes under 20 µs", Outcome = TargetStatus.Fail, Actual = 23.4, Limit = 20, Detail = "p50 23.4 µs > 20 µs" });
+            db.TargetResults.AddRange(Unmeasured(headRun));
             var online = new Agent { Name = "bench-01", ProfileId = 2, RegisteredAt = DateTimeOffset.UtcNow.AddDays(-3), LastSeenAt = DateTimeOffset.UtcNow };
             var offline = new Agent { Name = "bench-02", ProfileId = 1, RegisteredAt = DateTimeOffset.UtcNow.AddDays(-9), LastSeenAt = DateTimeOffset.UtcNow.AddHours(-2) };
             db.AddRange(online, offline);

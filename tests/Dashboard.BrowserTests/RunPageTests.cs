@@ -19,26 +19,28 @@ public class RunPageTests(DashboardSite site)
         Assert.Equal(-12.0, changes[0]);
         Assert.Contains("vsort=change", b.Driver.Url);
 
-        b.WaitFor("#verdicts select[data-filter='outcome'] option[value='Regression']").Click();
+        var filter = b.WaitFor("#verdicts select[data-filter='outcome'] option[value='Regression']");
+        Assert.Equal("regression", filter.Text);
+        filter.Click();
         b.WaitUntil(() => Rows("#verdicts").Count == 2, "the outcome filter");
-        Assert.All(Rows("#verdicts"), r => Assert.Equal("Regression", r.FindElements(By.TagName("td"))[7].Text));
+        Assert.All(Rows("#verdicts"), r => Assert.Equal("regression", r.FindElements(By.TagName("td"))[6].Text));
+        // The interval is the figure the outcome comes from; the p-value is not shown.
+        Assert.Equal(["Benchmark", "Measure", "Profile", "Base → head", "Change", "Change interval", "Outcome"],
+            b.Driver.FindElements(By.CssSelector("#verdicts thead th")).Select(th => th.Text));
+        Assert.Equal("[+7.0%, +11.0%]", Rows("#verdicts").First().FindElements(By.TagName("td"))[5].Text);
 
+        // The targets it judged are rows; the ones it did not measure are one line, with the list behind it.
         var targets = Rows("#targets").Select(r => (r.FindElements(By.TagName("td"))[0].Text, r.FindElements(By.TagName("td"))[1].Text)).ToList();
-        Assert.Equal([("reads under 10 µs", "Pass"), ("writes under 20 µs", "Fail")], targets);
+        Assert.Equal([("reads under 10 µs", "pass"), ("writes under 20 µs", "fail")], targets);
+        var unmeasured = b.WaitFor("#unmeasured-targets");
+        Assert.Equal($"{BrowserSeed.UnmeasuredTargets.Length} targets not measured: no result matches the benchmarks they name.",
+            unmeasured.FindElement(By.TagName("summary")).Text);
+        unmeasured.FindElement(By.TagName("summary")).Click();
+        Assert.Equal(BrowserSeed.UnmeasuredTargets.Select(t => t.Name).Order(),
+            unmeasured.FindElements(By.TagName("li")).Select(li => li.Text[..li.Text.IndexOf(" — ", StringComparison.Ordinal)]).Order());
+        Assert.Contains("no time result matches 'BenchmarkSkipList*'", unmeasured.Text);
         Assert.Empty(b.Errors());
         b.Screenshot("run");
-    }
-
-    [Fact]
-    public void The_pull_request_page_shows_its_latest_head_run()
-    {
-        var b = site.Browser;
-        b.Open(site.Url("/pr.html?project=demo&pr=7"));
-        b.WaitFor("#verdicts tbody tr");
-        Assert.Contains($"#{site.Data.PrHeadRun}", b.WaitFor("#run > h2").Text);
-        Assert.Equal(site.Data.Verdicts, Rows("#verdicts").Count);
-        Assert.Empty(b.Errors());
-        b.Screenshot("pull-request");
     }
 
     private IReadOnlyCollection<IWebElement> Rows(string table) => site.Browser.Driver.FindElements(By.CssSelector($"{table} tbody tr"));

@@ -54,10 +54,9 @@ public static class CommentRenderer
 
     private static string Write(PullRequestReport report, List<CommentItem> items, int keep, bool charts = false)
     {
-        var counts = ReportCounts.Of(report);
         var url = MarkdownText.Url(report.DashboardUrl);
         var sb = new StringBuilder();
-        WriteHeader(sb, report, counts, url);
+        WriteHeader(sb, report, report.Summary, url);
 
         var kept = items.Take(keep).ToList();
         CommentTables.Changes(sb, kept.Where(i => i.IsChange()).Select(i => i.Row!).ToList());
@@ -79,21 +78,17 @@ public static class CommentRenderer
         return sb.ToString();
     }
 
-    private static void WriteHeader(StringBuilder sb, PullRequestReport report, ReportCounts counts, string? url)
+    private static void WriteHeader(StringBuilder sb, PullRequestReport report, ReportSummary summary, string? url)
     {
+        var counts = summary.Total;
         var icon = report.PendingProfiles.Count > 0 ? "⏳" : counts.Blocking > 0 ? "🔴" : "🟢";
         sb.Append("### ").Append(icon).Append(" PerfService · ").Append(MarkdownText.Code(report.Project)).Append("\n\n");
         sb.Append(counts.IsEmpty ? "No benchmark results for this pull request yet." : $"**{counts.Describe()}**").Append("\n\n");
 
-        var profiles = report.Rows.Select(r => r.Profile).Concat(report.Targets.Select(t => t.Profile))
-            .Distinct().Order(StringComparer.Ordinal).ToList();
-        if (profiles.Count > 1)
+        if (summary.Profiles.Count > 1)
         {
-            foreach (var profile in profiles)
-            {
-                var perProfile = ReportCounts.Of(report.Rows.Where(r => r.Profile == profile), report.Targets.Where(t => t.Profile == profile));
-                sb.Append("- ").Append(MarkdownText.Code(profile)).Append(": ").Append(perProfile.Describe()).Append('\n');
-            }
+            foreach (var profile in summary.Profiles)
+                sb.Append("- ").Append(MarkdownText.Code(profile.Profile)).Append(": ").Append(profile.Counts.Describe()).Append('\n');
             sb.Append('\n');
         }
 

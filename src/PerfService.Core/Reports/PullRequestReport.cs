@@ -6,7 +6,7 @@ namespace PerfService.Core.Reports;
 /// Everything a pull request's comment, check and dashboard page show, assembled by the service from stored verdicts
 /// and target outcomes. Pure data: renderers turn it into markdown or HTML.
 /// </summary>
-public sealed record PullRequestReport
+public sealed partial record PullRequestReport
 {
     public required string Project { get; init; }
     public required int PullRequest { get; init; }

@@ -42,5 +42,8 @@ public sealed record ReportCounts(int Regressions, int Improvements, int Unchang
         return string.Join(", ", parts);
     }
 
+    /// <summary><see cref="Describe"/> as a property, so the JSON that carries the counts carries the comment's words too.</summary>
+    public string Text => Describe();
+
     public static string Plural(int n, string noun) => n == 1 ? $"1 {noun}" : $"{n} {noun}s";
 }

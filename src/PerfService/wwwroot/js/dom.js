@@ -1,5 +1,6 @@
 // DOM helpers. Text always goes in through textContent: names in the data (benchmarks, branches, reasons) are never
 // parsed as HTML.
+import { word } from './words.js';
 
 /** el('td', { class: 'num', title: 'x' }, 'text', childNode, ...) */
 export function el(tag, attrs = {}, ...children) {
@@ -75,10 +76,10 @@ export function timeAgo(iso, now = Date.now()) {
   return `${Math.round(seconds / 86400)} d ago`;
 }
 
-/** A badge whose class comes from a fixed list, never from data. */
+/** A badge whose class comes from a fixed list, never from data. An enum value shows as words (words.js). */
 export function badge(text, kinds = {}) {
   const kind = kinds[String(text).toLowerCase()] || 'neutral';
-  return el('span', { class: `badge badge-${kind}` }, text);
+  return el('span', { class: `badge badge-${kind}` }, word(text));
 }
 
 export const outcomeKinds = {

@@ -4,8 +4,9 @@ import { el, clear, urlState } from './dom.js';
 /**
  * columns: [{ key, label, value: row => comparable, render: row => node|text, class }]
  * filters: [{ key, label, options: [[value, label]], test: (row, value) => bool }]
+ * toolbar: false leaves out the filter box and count, for a table of a few rows.
  */
-export function dataTable({ columns, rows, filters = [], urlKeys, empty = 'Nothing to show.', id }) {
+export function dataTable({ columns, rows, filters = [], urlKeys, empty = 'Nothing to show.', id, toolbar = true }) {
   const state = {
     sort: (urlKeys && urlState.get(urlKeys.sort)) || '',
     text: (urlKeys && urlState.get(urlKeys.filter)) || '',
@@ -63,7 +64,7 @@ export function dataTable({ columns, rows, filters = [], urlKeys, empty = 'Nothi
   const sortName = (key) => (state.sort === key ? 'ascending' : state.sort === `-${key}` ? 'descending' : 'none');
   update();
   return el('div', { class: 'table-wrap', id },
-    el('div', { class: 'toolbar' }, textInput, selects, count),
+    toolbar ? el('div', { class: 'toolbar' }, textInput, selects, count) : null,
     el('table', { class: 'data' }, el('thead', {}, head), body));
 }
 

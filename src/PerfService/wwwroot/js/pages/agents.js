@@ -2,6 +2,7 @@
 import { api } from '../api.js';
 import { el, $, clear, showError, shortSha, timeAgo, badge, outcomeKinds } from '../dom.js';
 import { initLayout } from '../layout.js';
+import { word } from '../words.js';
 
 initLayout();
 const ONLINE_MS = 2 * 60 * 1000;
@@ -32,7 +33,7 @@ async function load() {
 function jobTable(jobs, now, extra, extraHeads) {
   if (!jobs.length) return el('p', { class: 'muted' }, 'None.');
   return table(['Job', 'Project', 'Kind', 'Commit', 'Profile', 'Suites', 'State', ...extraHeads], jobs.map((j) => [
-    `#${j.id}`, j.project, j.pullRequest ? `${j.kind} (PR #${j.pullRequest})` : j.kind,
+    `#${j.id}`, j.project, j.pullRequest ? `${word(j.kind)} (PR #${j.pullRequest})` : word(j.kind),
     el('span', { class: 'mono', title: j.commit }, shortSha(j.commit)), j.profile, (j.suites || []).join(', ') || 'all',
     badge(j.state, outcomeKinds), ...extra(j)]));
 }

@@ -2,6 +2,7 @@
 // as one (the change applies to every member) or member by member.
 import { api } from '../api.js';
 import { el, clear, timeAgo, badge, outcomeKinds, fmtPercent } from '../dom.js';
+import { word } from '../words.js';
 import { alertHeaders, alertRow, commitRange, triageButtons, triage } from './alert-rows.js';
 
 const headers = ['', 'Group', 'Project', 'State', 'Commits', 'Covers', 'Largest', 'Median', 'Updated', ''];
@@ -35,9 +36,9 @@ const change = (v) => (v == null ? '–' : fmtPercent(v * 100));
 
 function covers(g) {
   const names = g.benchmarks.map((b) => b.key);
-  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const plural = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   return [
-    el('div', {}, `${plural(g.benchmarks.length, 'benchmark')} · ${plural(g.profiles.length, 'profile')}`, el('span', { class: 'muted' }, ` · ${g.kinds.join(', ')}`)),
+    el('div', {}, `${plural(g.benchmarks.length, 'benchmark')} · ${plural(g.profiles.length, 'profile')}`, el('span', { class: 'muted' }, ` · ${g.kinds.map(word).join(', ')}`)),
     el('div', { class: 'muted small', title: names.join('\n') }, names.slice(0, 3).join(', ') + (names.length > 3 ? `, … (${names.length - 3} more)` : '')),
     g.profiles.length ? el('div', { class: 'muted small' }, g.profiles.join(', ')) : null,
   ];

@@ -2,6 +2,7 @@
 import { getToken } from '../api.js';
 import { el, shortSha, timeAgo, badge, outcomeKinds } from '../dom.js';
 import { askToken } from '../layout.js';
+import { word } from '../words.js';
 import { openTriage } from './alert-triage.js';
 
 export const alertHeaders = ['#', 'Project', 'Kind', 'State', 'Benchmark', 'Profile', 'Commits', 'Summary', 'Updated', ''];
@@ -13,7 +14,7 @@ export function alertRow(a, onChanged) {
   const tr = el('tr', { dataset: { alert: a.id } },
     el('td', {}, el('a', { href: `alerts.html?id=${a.id}` }, `#${a.id}`)),
     el('td', {}, a.project),
-    el('td', {}, a.kind),
+    el('td', {}, word(a.kind)),
     el('td', {}, badge(a.state, outcomeKinds)),
     el('td', {}, a.benchmarkId ? el('a', { href: `explorer.html?${new URLSearchParams({ project: a.project, b: a.benchmarkId, measure: a.measure ?? '', ...(a.profile ? { profile: a.profile } : {}) })}` }, a.benchmark) : '–',
       a.measure ? el('span', { class: 'muted' }, ` · ${a.measure}`) : null),

@@ -3,6 +3,7 @@
 import { api } from '../api.js';
 import { el, clear, showError, shortSha } from '../dom.js';
 import { trendChart, toChartPoints, normalise } from '../charts.js';
+import { word } from '../words.js';
 
 const MAX_CHARTS = 12;
 const charts = [];
@@ -113,7 +114,7 @@ function toggled(all, current, profile, on) {
 function markers(series, lines) {
   return series.markers.map((m) => {
     const at = m.at ? new Date(m.at).getTime() : lines.flatMap((l) => l.points).find((p) => p.commit === m.toCommit)?.x;
-    return { x: at, label: `${m.kind} (${m.state})`, state: m.state, alertId: m.alertId };
+    return { x: at, label: `${word(m.kind)} (${word(m.state)})`, state: m.state, alertId: m.alertId };
   }).filter((m) => m.x !== undefined);
 }
 
@@ -122,7 +123,7 @@ function markerList(series) {
   return el('ul', { class: 'markers' }, series.markers.map((m) => el('li', {},
     el('a', { href: `alerts.html?${new URLSearchParams({ id: m.alertId })}` }, `#${m.alertId}`), ' ',
     m.groupId ? [el('a', { href: `alerts.html?${new URLSearchParams({ group: m.groupId })}`, class: 'group-link' }, `group #${m.groupId}`), ' '] : null,
-    `${m.kind} · ${m.state} · ${m.profile ?? 'all profiles'} · ${shortSha(m.fromCommit)}…${shortSha(m.toCommit)} · `, el('span', { class: 'muted' }, m.summary))));
+    `${word(m.kind)} · ${word(m.state)} · ${m.profile ?? 'all profiles'} · ${shortSha(m.fromCommit)}…${shortSha(m.toCommit)} · `, el('span', { class: 'muted' }, m.summary))));
 }
 
 function errors(results) {

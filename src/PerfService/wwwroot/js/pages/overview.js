@@ -3,6 +3,7 @@
 import { api } from '../api.js';
 import { el, $, clear, showError, shortSha, timeAgo, fmtNumber, badge, outcomeKinds } from '../dom.js';
 import { initLayout } from '../layout.js';
+import { word } from '../words.js';
 
 initLayout();
 const container = $('#projects');
@@ -78,7 +79,7 @@ function targetTable(targets) {
     const worst = [...list].sort((a, b) => severity(b) - severity(a))[0];
     const figures = worst.actual == null ? '' : ` ${fmtNumber(worst.actual)}${worst.limit == null ? '' : ` / ${fmtNumber(worst.limit)}`}`;
     const more = list.filter((t) => t.outcome !== 'NotMeasured').length > 1 ? ` (worst of ${list.length})` : '';
-    return el('td', { class: 'target-state', title: list.map((t) => `${t.name}: ${t.outcome}${t.detail ? ` (${t.detail})` : ''}`).join('\n') },
+    return el('td', { class: 'target-state', title: list.map((t) => `${t.name}: ${word(t.outcome)}${t.detail ? ` (${t.detail})` : ''}`).join('\n') },
       el('a', { href: `run.html?id=${worst.runId}` }, badge(worst.outcome, outcomeKinds)), el('span', { class: 'muted' }, figures + more));
   };
   return el('div', { class: 'table-scroll' }, el('table', { class: 'data compact targets' },

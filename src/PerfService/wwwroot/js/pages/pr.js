@@ -1,9 +1,11 @@
-// pr.html?project=slug&pr=42: the runs of a pull request, and the latest head run's verdicts and targets.
+// pr.html?project=slug&pr=42: the pull request's verdict across every profile, as its comment says it, then its runs.
 import { api, getToken } from '../api.js';
 import { el, $, clear, showError, shortSha, timeAgo, urlState } from '../dom.js';
 import { initLayout, askToken } from '../layout.js';
-import { renderRun } from './run-view.js';
+import { dataTable } from '../table.js';
+import { word } from '../words.js';
 import { regressionCharts } from './pr-charts.js';
+import { summary, changes, targetsAndOthers } from './pr-report.js';
 
 initLayout();
 const container = $('#pr');
@@ -15,29 +17,41 @@ if (!project || !/^\d+$/.test(pr || '')) {
 } else {
   document.title = `PR #${pr} · ${project} · PerfService`;
   try {
-    const runs = (await api.runs(project, { pr, limit: 200 })).items;
-    const head = runs.find((r) => r.role === 'head') ?? runs[0];
-    const view = el('div', { id: 'run' });
-    const report = await api.pullReport(project, pr).catch(() => null);
+    const [runs, report] = await Promise.all([
+      api.runs(project, { pr, limit: 200 }).then((page) => page.items),
+      api.pullReport(project, pr).catch((e) => (e.status === 404 ? null : Promise.reject(e)))]);
     const history = report ? regressionCharts(report) : null;
     clear(container,
       el('h1', {}, `Pull request #${pr}`, el('span', { class: 'muted' }, ` · ${project}`)),
       report?.awaitingApprovalLabel ? approval(report) : null,
-      history,
-      runs.length ? el('details', {}, el('summary', {}, runs.length === 1 ? '1 run' : `${runs.length} runs`), el('ul', {}, runs.map((r) => el('li', {},
-        el('a', { href: `run.html?id=${r.id}` }, `#${r.id}`), ` ${r.role} round ${r.round} · ${shortSha(r.commit)} · ${r.profile} · ${r.suite} · ${timeAgo(r.createdAt)}`))))
-        : el('p', { class: 'muted' }, 'No runs for this pull request yet.'),
-      view);
+      report ? [summary(report), changes(report), history, targetsAndOthers(report)]
+        : el('p', { class: 'muted' }, 'No report yet: no benchmark job has run for this pull request.'),
+      runList(runs));
     history?.draw();
-    if (head) {
-      view.append(el('h2', {}, 'Latest head run ', el('a', { href: `run.html?id=${head.id}` }, `#${head.id}`)));
-      const body = el('div');
-      view.append(body);
-      await renderRun(body, head.id, { heading: false });
-    }
   } catch (e) {
     showError(container, e);
   }
+}
+
+/** The runs behind the report, newest first, with each profile's latest head run named first. */
+function runList(runs) {
+  if (!runs.length) return el('p', { class: 'muted' }, 'No runs for this pull request yet.');
+  const latest = [...new Map(runs.filter((r) => r.role === 'head').reverse().map((r) => [r.profile, r])).values()]
+    .sort((a, b) => a.profile.localeCompare(b.profile));
+  return el('section', { id: 'pr-runs' }, el('h2', {}, runs.length === 1 ? '1 run' : `${runs.length} runs`),
+    latest.length ? el('p', { id: 'latest-head-runs' }, 'Latest head run: ',
+      latest.map((r, i) => [i ? ' · ' : '', el('a', { href: `run.html?id=${r.id}` }, `#${r.id}`), ` on ${r.profile}`])) : null,
+    dataTable({
+      id: 'runs', rows: runs, toolbar: runs.length > 10,
+      columns: [
+        { key: 'id', label: 'Run', value: (r) => r.id, render: (r) => el('a', { href: `run.html?id=${r.id}` }, `#${r.id}`) },
+        { key: 'role', label: 'Role', value: (r) => `${word(r.role)} round ${r.round}` },
+        { key: 'commit', label: 'Commit', value: (r) => r.commit, render: (r) => el('span', { class: 'mono', title: r.commit }, shortSha(r.commit)) },
+        { key: 'profile', label: 'Profile', value: (r) => r.profile },
+        { key: 'suite', label: 'Suite', value: (r) => r.suite },
+        { key: 'created', label: 'Created', value: (r) => r.createdAt, render: (r) => el('span', { title: r.createdAt }, timeAgo(r.createdAt)) },
+      ],
+    }));
 }
 
 // An outside contributor's head waits for a maintainer: the label on GitHub, or this button (an admin token; the

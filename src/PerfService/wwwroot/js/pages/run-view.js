@@ -2,6 +2,8 @@
 import { api } from '../api.js';
 import { el, clear, showError, shortSha, fmtNumber, fmtPercent, fmtTime, badge, outcomeKinds } from '../dom.js';
 import { dataTable } from '../table.js';
+import { word } from '../words.js';
+import { unmeasuredLine } from './unmeasured.js';
 
 const pct = (v) => (v === null || v === undefined ? null : v * 100);
 
@@ -15,7 +17,7 @@ export async function renderRun(container, id, { heading = true } = {}) {
       facts(r),
       summary(verdicts, targets),
       section('Verdicts', verdicts.length ? verdictTable(verdicts, explorer) : el('p', { class: 'muted' }, 'No verdicts: this run is not part of a compared job.')),
-      section('Targets', targets.length ? targetTable(targets) : el('p', { class: 'muted' }, 'No targets were evaluated for this run.')),
+      section('Targets', targets.length ? targetTables(targets) : el('p', { class: 'muted' }, 'No targets were evaluated for this run.')),
       section(`Results (${detail.results.length})`, resultTable(detail.results)));
   } catch (e) {
     showError(container, e);
@@ -41,7 +43,9 @@ function summary(verdicts, targets) {
   const count = (rows, key, value) => rows.filter((x) => x[key] === value).length;
   return el('div', { class: 'stats' },
     ['Regression', 'Improvement', 'NoChange', 'Inconclusive'].map((o) => el('span', { class: 'stat' }, badge(o, outcomeKinds), ` ${count(verdicts, 'outcome', o)}`)),
-    el('span', { class: 'stat' }, 'targets ', badge('Pass', outcomeKinds), ` ${count(targets, 'outcome', 'Pass')} `, badge('Fail', outcomeKinds), ` ${count(targets, 'outcome', 'Fail')}`));
+    el('span', { class: 'stat' }, 'targets ', ['Pass', 'Fail', 'AtRisk', 'NotMeasured']
+      .filter((o) => o === 'Pass' || o === 'Fail' || count(targets, 'outcome', o))
+      .map((o) => [badge(o, outcomeKinds), ` ${count(targets, 'outcome', o)} `])));
 }
 
 const section = (title, body) => el('section', {}, el('h2', {}, title), body);
@@ -50,18 +54,27 @@ function verdictTable(verdicts, explorer) {
   const outcomes = [...new Set(verdicts.map((v) => v.outcome))];
   return dataTable({
     id: 'verdicts', rows: verdicts, urlKeys: { sort: 'vsort', filter: 'vfilter' },
-    filters: [{ key: 'outcome', label: 'outcomes', options: outcomes.map((o) => [o, o]), test: (v, o) => v.outcome === o }],
+    filters: [{ key: 'outcome', label: 'outcomes', options: outcomes.map((o) => [o, word(o)]), test: (v, o) => v.outcome === o }],
     columns: [
       { key: 'benchmark', label: 'Benchmark', value: (v) => v.benchmark, render: (v) => el('a', { href: explorer(v.benchmarkId, v.measure) }, v.benchmark) },
       { key: 'measure', label: 'Measure', value: (v) => v.measure },
       { key: 'profile', label: 'Profile', value: (v) => v.profile },
       { key: 'base', label: 'Base → head', class: 'num', value: (v) => v.baseMedian, render: (v) => `${fmtNumber(v.baseMedian)} → ${fmtNumber(v.headMedian, v.unit)}` },
       { key: 'change', label: 'Change', class: 'num', value: (v) => v.change, render: (v) => fmtPercent(pct(v.change)) },
-      { key: 'ci', label: 'CI', class: 'num', value: (v) => v.changeCiLower, render: (v) => v.changeCiLower === null ? '–' : `[${fmtPercent(pct(v.changeCiLower))}, ${fmtPercent(pct(v.changeCiUpper))}]` },
-      { key: 'p', label: 'p', class: 'num', value: (v) => v.adjustedPValue ?? v.pValue, render: (v) => fmtNumber(v.adjustedPValue ?? v.pValue) },
+      // The interval shows how large the change may be, the figure the outcome is read from. The p-value is left out:
+      // adjusted over every row (and not computed for exact figures), it read 1 even beside a +66% change.
+      { key: 'ci', label: 'Change interval', class: 'num', value: (v) => v.changeCiLower, render: (v) => changeInterval(v.changeCiLower, v.changeCiUpper) },
       { key: 'outcome', label: 'Outcome', value: (v) => v.outcome, render: (v) => badge(v.outcome, outcomeKinds) },
     ],
   });
+}
+
+/** The changes' 95% interval, e.g. "[+19.0%, +23.0%]". */
+export const changeInterval = (lower, upper) => (lower === null || lower === undefined ? '–' : `[${fmtPercent(pct(lower))}, ${fmtPercent(pct(upper))}]`);
+
+function targetTables(targets) {
+  const measured = targets.filter((t) => t.outcome !== 'NotMeasured');
+  return [measured.length ? targetTable(measured) : null, unmeasuredLine(targets.filter((t) => t.outcome === 'NotMeasured'), 'unmeasured-targets')];
 }
 
 function targetTable(targets) {
