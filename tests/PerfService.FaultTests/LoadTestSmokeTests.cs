@@ -15,18 +15,7 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         await using var db = await TestDatabase.CreateAsync();
         await using var service = new ServiceProcess(db.ConnectionString, scratch.Root,
             new Dictionary<string, string?> { ["RateLimit__PermitPerMinute"] = "1000000" });
-        await service.StartAsync();
-        var admin = await db.CreateTokenAsync("load-admin", "admin");
-        var ingest = await db.CreateTokenAsync("load-ingest", "ingest");
-
-        await using var tool = ChildProcess.Start("dotnet",
-            [TestPaths.LoadTestDll, "--server", service.BaseAddress.ToString(), "--admin-token", admin, "--ingest-token", ingest,
-             "--db", db.ConnectionString, "--fixtures", TestPaths.Fixtures, "--agents", "5", "--warmup-seconds", "2", "--seconds", "5", "--readers", "2",
-             "--results", "50-200", "--analysis-wait", "30"],
-            scratch.Root);
-        var finished = await tool.WaitForExitAsync(TimeSpan.FromSeconds(120));
-        output.WriteLine(tool.Output);
-        Assert.True(finished, "the load tool did not stop by itself");
+        await using var tool = await RunToolAsync(service, db, scratch, "--agents", "5", "--warmup-seconds", "2", "--seconds", "5", "--readers", "2");
         Assert.True(tool.ExitCode == 0, tool.Output);
         Assert.Contains(tool.Lines, l => l.StartsWith("RESULT: PASS", StringComparison.Ordinal));
         // The warm-up's runs are verified with the rest; its latencies are reported apart.
@@ -39,6 +28,40 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         Assert.True(stored.Success, tool.Output);
         Assert.Equal(stored.Groups[1].Value, Regex.Match(lag, @"over (\d+) finished analyses").Groups[1].Value);
         Assert.Contains(tool.Lines, l => l.StartsWith("analysis jobs (Hangfire, queued → succeeded): p50 ", StringComparison.Ordinal));
+        Assert.Contains(tool.Lines, l => l.Contains("server errors (5xx): 0", StringComparison.Ordinal));
         Assert.Empty(service.ErrorLogLines());
+    }
+
+    [Fact]
+    public async Task Any_5xx_fails_the_load_test_and_the_report_names_each()
+    {
+        // One upload slot and no queue: concurrent posts are answered 503 "Uploads busy", a real 5xx of the real service.
+        using var scratch = new Scratch("load-5xx");
+        await using var db = await TestDatabase.CreateAsync();
+        await using var service = new ServiceProcess(db.ConnectionString, scratch.Root, new Dictionary<string, string?>
+        {
+            ["RateLimit__PermitPerMinute"] = "1000000", ["Ingest__MaxConcurrentUploads"] = "1", ["Ingest__QueueSeconds"] = "0",
+        });
+        await using var tool = await RunToolAsync(service, db, scratch, "--agents", "6", "--warmup-seconds", "0", "--seconds", "4", "--readers", "0", "--think-ms", "0");
+        Assert.Equal(1, tool.ExitCode);
+        Assert.Contains(tool.Lines, l => l.StartsWith("RESULT: FAIL", StringComparison.Ordinal));
+        var count = Regex.Match(tool.Output, @"server errors \(5xx, warm-up included\): (\d+), each one fails the run:");
+        Assert.True(count.Success && int.Parse(count.Groups[1].Value) > 0, tool.Output);
+        Assert.Contains(tool.Lines, l => Regex.IsMatch(l, @"^  \d\d:\d\d:\d\d\.\d{3} 503 ingest[^:]*: POST api/v1/runs \(Idempotency-Key [^)]+\): .*Uploads busy"));
+    }
+
+    private async Task<ChildProcess> RunToolAsync(ServiceProcess service, TestDatabase db, Scratch scratch, params string[] load)
+    {
+        await service.StartAsync();
+        var admin = await db.CreateTokenAsync("load-admin", "admin");
+        var ingest = await db.CreateTokenAsync("load-ingest", "ingest");
+        var tool = ChildProcess.Start("dotnet",
+            [TestPaths.LoadTestDll, "--server", service.BaseAddress.ToString(), "--admin-token", admin, "--ingest-token", ingest,
+             "--db", db.ConnectionString, "--fixtures", TestPaths.Fixtures, "--results", "50-200", "--analysis-wait", "30", .. load],
+            scratch.Root);
+        var finished = await tool.WaitForExitAsync(TimeSpan.FromSeconds(120));
+        output.WriteLine(tool.Output);
+        Assert.True(finished, "the load tool did not stop by itself");
+        return tool;
     }
 }

@@ -64,6 +64,7 @@ public sealed class Http(LoadOptions options, Latencies latencies) : IDisposable
                 var body = await response.Content.ReadAsStringAsync(ct);
                 result = new PostResult(response.StatusCode, null, $"http {(int)response.StatusCode}");
                 Samples.Keep(result.Error!, body);
+                ServerErrors.Keep(response.StatusCode, kind, $"POST api/v1/runs (Idempotency-Key {key})", body);
             }
         }
         catch (Exception e) when (Failure(e, ct) is { } error)
@@ -87,6 +88,7 @@ public sealed class Http(LoadOptions options, Latencies latencies) : IDisposable
             if (response.StatusCode == HttpStatusCode.OK) body = text;
             error = response.StatusCode == HttpStatusCode.OK ? null : $"http {(int)response.StatusCode}";
             if (error is not null) Samples.Keep(error, $"{path}: {text}");
+            ServerErrors.Keep(response.StatusCode, kind, $"GET {path}", text);
         }
         catch (Exception e) when (Failure(e, ct) is { } failure)
         {
@@ -121,4 +123,23 @@ public static class Samples
     private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, string> _first = new();
     public static void Keep(string kind, string body) => _first.TryAdd(kind, body.Length > 300 ? body[..300] + "…" : body);
     public static IReadOnlyDictionary<string, string> All => _first;
+}
+
+/// <summary>
+/// Every 5xx answer of the run, warm-up and ramp included: the service answers a client's mistake with a 4xx and its
+/// own busy or broken state with a 5xx, so any 5xx fails the load test, and the report names each one.
+/// </summary>
+public static class ServerErrors
+{
+    public sealed record Entry(int Status, string Kind, string Request, string Body, DateTime At);
+
+    private static readonly System.Collections.Concurrent.ConcurrentQueue<Entry> _all = new();
+
+    public static void Keep(HttpStatusCode status, string kind, string request, string body)
+    {
+        if ((int)status < 500) return;
+        _all.Enqueue(new Entry((int)status, kind, request, body.Length > 300 ? body[..300] + "…" : body, DateTime.UtcNow));
+    }
+
+    public static IReadOnlyList<Entry> All => [.. _all];
 }

@@ -39,6 +39,13 @@ public static class Report
             foreach (var (kind, body) in Samples.All) o.WriteLine($"  first {kind}: {body}");
         }
         foreach (var (kind, what) in Problems.All.Take(20)) o.WriteLine($"contradiction ({kind}): {what}");
+        var serverErrors = ServerErrors.All;
+        if (serverErrors.Count > 0)
+        {
+            o.WriteLine($"server errors (5xx, warm-up included): {serverErrors.Count}, each one fails the run:");
+            foreach (var e in serverErrors.Take(20)) o.WriteLine($"  {e.At:HH:mm:ss.fff} {e.Status} {e.Kind}: {e.Request}: {e.Body}");
+            if (serverErrors.Count > 20) o.WriteLine($"  … and {serverErrors.Count - 20} more");
+        }
 
         o.WriteLine();
         o.WriteLine($"verification (database): {v.Planned} runs planned, {v.Acknowledged} acknowledged; {v.Stored} stored " +
@@ -61,8 +68,9 @@ public static class Report
         var slo = options.SloP99Milliseconds;
         string Verdict(Summary? s) => s is null ? "n/a" : $"{s.P99Ms:0} ms {(s.P99Ms < slo ? "✓" : "✗")}";
         o.WriteLine();
-        o.WriteLine($"p99 target < {slo:0} ms: ingest {Verdict(ingest)}, reads {Verdict(read)}; errors: {errorCount}; data: {(v.Ok ? "every acknowledged run stored whole, exactly once" : "LOST OR DAMAGED DATA")}");
-        var ok = errorCount == 0 && v.Ok;
+        o.WriteLine($"p99 target < {slo:0} ms: ingest {Verdict(ingest)}, reads {Verdict(read)}; errors: {errorCount}; server errors (5xx): {serverErrors.Count}; " +
+            $"data: {(v.Ok ? "every acknowledged run stored whole, exactly once" : "LOST OR DAMAGED DATA")}");
+        var ok = errorCount == 0 && serverErrors.Count == 0 && v.Ok;
         o.WriteLine(ok ? "RESULT: PASS" : "RESULT: FAIL");
         return ok ? 0 : 1;
     }

@@ -18,8 +18,18 @@ public static class ResultParsers
 {
     public const string Auto = "auto";
 
-    private static readonly IResultParser[] _parsers =
-        [new BenchmarkDotNetParser(), new CriterionParser(), new GoBenchParser(), new K6SummaryParser(), new GenericJsonParser(), new CounterTableParser()];
+    // Each parser with its shape, so that a new format cannot be parsed without saying how it is recognised. The order
+    // is the one of Formats, and decides only between formats that both recognise broken JSON by its key names.
+    private static readonly (IResultParser Parser, IFormatShape Shape)[] _formats =
+    [
+        (new BenchmarkDotNetParser(), new BdnShape()), (new CriterionParser(), new CriterionShape()), (new GoBenchParser(), new GoBenchShape()),
+        (new K6SummaryParser(), new K6Shape()), (new GenericJsonParser(), new GenericJsonShape()), (new CounterTableParser(), new CounterTableShape()),
+    ];
+
+    private static readonly IResultParser[] _parsers = [.. _formats.Select(f => f.Parser)];
+
+    /// <summary>How every format is recognised, in the order of <see cref="Formats"/>.</summary>
+    internal static IReadOnlyList<IFormatShape> Shapes { get; } = [.. _formats.Select(f => f.Shape)];
 
     /// <summary>Accepted values of the format argument: "auto" first, then one per parser.</summary>
     public static IReadOnlyList<string> Formats { get; } = [Auto, .. _parsers.Select(p => p.Format)];
@@ -57,24 +67,31 @@ public static class ResultParsers
 
     private static IResultParser Parser(string format) => _parsers.First(p => p.Format == format);
 
-    /// <summary>Files by detected format, in first-seen order. A criterion HTML report's assets (svg, html) are not
-    /// recognisable alone, so they ride along with the criterion tree they came with; otherwise they are unknown.</summary>
-    private static Dictionary<string, List<Artifact>> Group(IReadOnlyList<Artifact> files)
+    /// <summary>
+    /// Files by detected format, in first-seen order. The shape of the whole input comes first: every format takes its
+    /// structures (a criterion tree, a BenchmarkDotNet artifacts folder) with all their files, used or not; only the
+    /// files left are recognised one by one. A file no format claims is an error that names it.
+    /// </summary>
+    internal static Dictionary<string, List<Artifact>> Group(IReadOnlyList<Artifact> files)
     {
-        var groups = new Dictionary<string, List<Artifact>>(StringComparer.Ordinal);
-        var unknown = new List<Artifact>();
-        foreach (var file in files)
+        var views = files.Select(f => new FileView(f)).ToList();
+        try
         {
-            var format = FormatDetector.Detect(file);
-            if (format is null) unknown.Add(file);
-            else (groups.TryGetValue(format, out var list) ? list : groups[format] = []).Add(file);
+            var formatOf = new Dictionary<FileView, string>();
+            foreach (var shape in Shapes)
+                foreach (var file in shape.ClaimStructure(views))
+                    formatOf.TryAdd(file, shape.Format);
+            foreach (var file in views.Where(v => !formatOf.ContainsKey(v)))
+                formatOf[file] = Shapes.FirstOrDefault(s => s.Claims(file))?.Format ?? throw FormatDetector.Unrecognised(file);
+            var groups = new Dictionary<string, List<Artifact>>(StringComparer.Ordinal);
+            foreach (var file in views)
+                (groups.TryGetValue(formatOf[file], out var list) ? list : groups[formatOf[file]] = []).Add(file.File);
+            return groups;
         }
-        foreach (var file in unknown)
+        finally
         {
-            if (groups.TryGetValue(FormatDetector.Criterion, out var criterion) && CriterionTree.IsTreeFile(file)) criterion.Add(file);
-            else throw new ParseException(file.Path, null, $"format not recognised; {FormatDetector.Describe()}");
+            foreach (var view in views) view.Dispose();
         }
-        return groups;
     }
 
     private static ParseResult Deduplicate(ParseResult result)

@@ -12,12 +12,35 @@ namespace PerfService.Ingestion;
 /// <c>files</c> part per file, named by its path relative to the upload root. Enforces the size limits and refuses
 /// unsafe paths before anything is parsed or stored.
 /// </summary>
-public sealed class UploadReader(IOptions<IngestOptions> options)
+public sealed class UploadReader(IOptions<IngestOptions> options, ILogger<UploadReader> logger)
 {
+    /// <summary>nginx's "client closed request": the answer to a request its client gave up on; nobody reads it.</summary>
+    public const int ClientClosedRequest = 499;
+
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { MaxDepth = 16 };
     private readonly IngestOptions _options = options.Value;
 
+    /// <summary>
+    /// Reads the upload. A client that gives up half-way (a timeout, a killed agent, a reset connection) makes the
+    /// framework's form reader fail in whatever way the moment of the reset gives (an I/O error, a cancellation, or
+    /// worse): once the request is aborted, every such failure is the client's, logged as an abort and answered 499,
+    /// never a 500.
+    /// </summary>
     public async Task<Upload> ReadAsync(HttpRequest request, CancellationToken ct)
+    {
+        try
+        {
+            return await ReadUploadAsync(request, ct);
+        }
+        catch (Exception e) when (e is not UploadException && request.HttpContext.RequestAborted.IsCancellationRequested)
+        {
+            logger.LogInformation("Upload aborted by the client ({Length} bytes announced; {Error}: {Message})",
+                request.ContentLength, e.GetType().Name, e.Message);
+            throw new UploadException(ClientClosedRequest, "Client closed request", "the client closed the connection before the upload was read");
+        }
+    }
+
+    private async Task<Upload> ReadUploadAsync(HttpRequest request, CancellationToken ct)
     {
         if (request.ContentLength > _options.MaxBodyBytes) throw TooLarge($"the body is {request.ContentLength} bytes");
         var sizeFeature = request.HttpContext.Features.Get<IHttpMaxRequestBodySizeFeature>();
@@ -43,7 +66,12 @@ public sealed class UploadReader(IOptions<IngestOptions> options)
         {
             throw TooLarge(e.Message);
         }
-        catch (Exception e) when (e is InvalidDataException or IOException)
+        catch (BadHttpRequestException e) when (!request.HttpContext.RequestAborted.IsCancellationRequested)
+        {
+            // The body ended early (400) or came too slowly (408, Kestrel's minimum data rate): the client's doing.
+            throw new UploadException(e.StatusCode, "Malformed upload", $"the multipart body could not be read: {e.Message}");
+        }
+        catch (Exception e) when (e is InvalidDataException or IOException && !request.HttpContext.RequestAborted.IsCancellationRequested)
         {
             throw new UploadException(400, "Malformed upload", $"the multipart body could not be read: {e.Message}");
         }

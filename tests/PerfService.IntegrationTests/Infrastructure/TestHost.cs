@@ -9,6 +9,9 @@ public static class TestHost
 {
     public static IWebHostBuilder UseTestHost(this IWebHostBuilder builder) => builder
         .UseEnvironment("Testing")
+        // No recurring schedule: a test runs the job it is about itself, and the service's own run of the same job (the
+        // daily retention at 04:00, the minutely lease sweep) must not race it. A class about the schedule turns it on.
+        .UseSetting("Schedule:Recurring", "false")
         // Hangfire's log provider is process-wide, and here many hosts come and go in one process: a provider bound to a
         // disposed host's logger factory would fail the next enqueue, so Hangfire logs nowhere.
         .ConfigureTestServices(services => services.AddSingleton<Hangfire.Logging.ILogProvider>(new SilentHangfireLog()));

@@ -38,6 +38,21 @@ internal static class ParsingFixtures
         }
     }
 
+    // Each fixture folder holds one format's output; "googlebenchmark" holds a format PerfService does not read.
+    private static readonly Dictionary<string, string> _formatOfFolder = new()
+    {
+        ["benchmarkdotnet"] = "bdn", ["criterion"] = "criterion", ["gobench"] = "gobench", ["k6"] = "k6", ["counters"] = "counters", ["generic"] = "json",
+        ["googlebenchmark"] = "",
+    };
+
+    /// <summary>The format auto-detection must give a fixture unit: its folder's, or for a unit of "mixed/" (several
+    /// harnesses' outputs in one directory) the formats its name starts with ("bdn+criterion-…"); "" for none.</summary>
+    public static string ExpectedFormat(string unit)
+    {
+        var (folder, name) = (unit.Split('/')[0], unit.Split('/', 2)[1]);
+        return folder == "mixed" ? name.Split('-')[0] : _formatOfFolder[folder];
+    }
+
     public static Artifact Text(string path, string content) => new(path, Encoding.UTF8.GetBytes(content));
 
     public static BenchmarkResult Single(ParseResult result, string key, string measure = Measures.Time) =>

@@ -16,11 +16,6 @@ public class ResultParsersTests
         ["googlebenchmark/gab-googlecpp-2019-minimal.json"] = "Google Benchmark",
     };
 
-    private static readonly Dictionary<string, string> _formatOfFolder = new()
-    {
-        ["benchmarkdotnet"] = "bdn", ["criterion"] = "criterion", ["gobench"] = "gobench", ["k6"] = "k6", ["counters"] = "counters", ["googlebenchmark"] = "",
-    };
-
     public static TheoryData<string> AllFixtures() => [.. ParsingFixtures.AllUnits()];
 
     [Theory]
@@ -35,7 +30,7 @@ public class ResultParsersTests
             Assert.Equal(files[0].Path, ex.File);
             return;
         }
-        var format = _formatOfFolder[fixture.Split('/')[0]];
+        var format = ExpectedFormat(fixture);
         var result = ResultParsers.Parse(files);
         Assert.Equal(format, result.Format);
         Assert.Equal(format, ResultParsers.Detect(files));
@@ -44,7 +39,8 @@ public class ResultParsersTests
         // A fixture that records failures yields them as failed results, with a reason and no value.
         Assert.All(result.Results.Where(r => r.Failed), r => Assert.False(string.IsNullOrWhiteSpace(r.Error)));
         Assert.All(result.Results.Where(r => !r.Failed), r => Assert.NotNull(r.Value));
-        // The explicit format gives exactly what auto-detection gives.
+        // The explicit format gives exactly what auto-detection gives (a directory of several formats has no one format).
+        if (format.Contains('+')) return;
         var explicitResult = ResultParsers.Parse(files, format);
         Assert.Equal(result.Results.Select(r => (r.Key, r.Measure, r.Value)), explicitResult.Results.Select(r => (r.Key, r.Measure, r.Value)));
     }

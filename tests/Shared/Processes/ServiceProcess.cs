@@ -44,6 +44,8 @@ public sealed class ServiceProcess : IAsyncDisposable
             ["DOTNET_ENVIRONMENT"] = null,
             // Quieter logs: every SQL command at Information would make the log the bottleneck.
             ["Logging__LogLevel__Microsoft.EntityFrameworkCore"] = "Warning",
+            // No recurring schedule (lease sweep, retention, baselines) racing what a test does; settings may turn it on.
+            ["Schedule__Recurring"] = "false",
         };
         foreach (var (k, v) in _settings) env[k] = v;
         var dll = TestPaths.ServiceDll;

@@ -84,13 +84,13 @@ public sealed class BenchmarkDotNetParser : IResultParser
         var summary = new Summary
         {
             Mean = mean,
-            Median = stats.OptionalNumber("Median", nonNegative: true),
-            StdDev = stats.OptionalNumber("StandardDeviation", nonNegative: true),
-            Min = stats.OptionalNumber("Min", nonNegative: true),
-            Max = stats.OptionalNumber("Max", nonNegative: true),
+            Median = Statistic(stats, "Median", nonNegative: true),
+            StdDev = Statistic(stats, "StandardDeviation", nonNegative: true),
+            Min = Statistic(stats, "Min", nonNegative: true),
+            Max = Statistic(stats, "Max", nonNegative: true),
             // The CI of a tiny N can reach below zero (newday fixture: Lower = -255.4); that is BDN's honest figure.
-            CiLower = interval?.OptionalNumber("Lower", nonNegative: false),
-            CiUpper = interval?.OptionalNumber("Upper", nonNegative: false),
+            CiLower = interval is { } lower ? Statistic(lower, "Lower", nonNegative: false) : null,
+            CiUpper = interval is { } upper ? Statistic(upper, "Upper", nonNegative: false) : null,
             CiLevel = interval is { } ci ? BdnIdentity.ConfidenceLevel(ci) : null,
             N = stats.Get("N") is { } n ? ToCount(n) : null,
         };
@@ -158,6 +158,11 @@ public sealed class BenchmarkDotNetParser : IResultParser
         else return;
         sink.Results.Add(identity with { Measure = measure, Unit = "per 1000 ops", Value = value });
     }
+
+    /// <summary>An optional statistic; BDN's JSON exporter writes one it could not compute (NaN: the confidence
+    /// interval of a single iteration, as in a <c>--job dry</c> run) as an empty string, which means absent.</summary>
+    private static double? Statistic(JsonAtPath node, string name, bool nonNegative) =>
+        node.Get(name) is { IsString: true } v && v.AsString().Length == 0 ? null : node.OptionalNumber(name, nonNegative);
 
     private static int ToCount(JsonAtPath node)
     {

@@ -18,8 +18,6 @@ public sealed class CounterTableParser : FileByFileParser
     private static readonly HashSet<string> _labelNames = new(StringComparer.OrdinalIgnoreCase)
         { "time", "elapsed", "second", "seconds", "t", "tick", "timestamp", "row", "#", "n", "iteration" };
 
-    private static readonly string[] _nameColumns = ["benchmark", "name", "counter", "metric", "method", "test"];
-
     private sealed class Series(BenchmarkResult identity)
     {
         public BenchmarkResult Identity { get; } = identity;
@@ -108,10 +106,10 @@ public sealed class CounterTableParser : FileByFileParser
             return -1;
         }
         var unitColumn = Find("unit");
-        var nameColumn = Find(_nameColumns);
+        var nameColumn = Find(CounterTableText.NameColumns);
         var valueColumn = Find("value");
         if (nameColumn < 0)
-            throw new ParseException(file, $"line {header.Line}", $"a table with a 'unit' column needs a name column ({string.Join(", ", _nameColumns)})");
+            throw new ParseException(file, $"line {header.Line}", $"a table with a 'unit' column needs a name column ({string.Join(", ", CounterTableText.NameColumns)})");
         if (valueColumn < 0)
             throw new ParseException(file, $"line {header.Line}", "a table with a 'unit' column needs a 'value' column");
         var extra = Enumerable.Range(0, header.Cells.Count).Where(c => c != unitColumn && c != nameColumn && c != valueColumn).ToList();
@@ -159,7 +157,7 @@ public sealed class CounterTableParser : FileByFileParser
     {
         var cell = row.Cells[column];
         var text = cell.Text.Trim();
-        if (text.Length == 0 || text == "-" || text.Equals("n/a", StringComparison.OrdinalIgnoreCase)) return null;
+        if (CounterTableText.IsEmptyCell(text)) return null;
         var where = Where(row.Line, cell.Column);
         // Thousands separators ("15,000") are fine outside CSV, where a comma already ends the cell.
         if (!Numbers.TryParse(text, out var value) && !Numbers.TryParseGrouped(text, out value))

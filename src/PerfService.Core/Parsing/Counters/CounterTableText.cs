@@ -38,12 +38,41 @@ internal static partial class CounterTableText
     /// <summary>True when a header cell names the unit column of the long layout.</summary>
     public static bool IsUnitColumn(string header) => header.Trim().Equals("unit", StringComparison.OrdinalIgnoreCase);
 
-    /// <summary>Quick check for format detection: a header with a unit somewhere, followed by a row of as many cells.</summary>
-    public static bool Looks(string text) => TryRead(text, out _, out _);
+    /// <summary>Header cells that name the benchmark in the long layout, in order of preference.</summary>
+    public static readonly string[] NameColumns = ["benchmark", "name", "counter", "metric", "method", "test"];
 
-    /// <summary>Reads the first table. Returns false when there is none; <paramref name="why"/> then says what was
-    /// looked for. Rows end at a blank line, a '#' comment, the end of the file, or (Markdown) a line without '|'.</summary>
-    public static bool TryRead(string text, out Table? table, out string why)
+    /// <summary>Quick check for format detection: the file has a table this format reads (see <see cref="TryRead"/>).</summary>
+    public static bool Looks(string text) => TryRead(text, out _, out _, strict: true);
+
+    /// <summary>"", "-" or "n/a": no reading in that row (e.g. a counter that only runs at the end).</summary>
+    public static bool IsEmptyCell(string text) => text.Length == 0 || text == "-" || text.Equals("n/a", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// A header and first row this format reads: numbers where the header says they are. Lines that merely end in
+    /// parentheses (BenchmarkDotNet's "[Host] : .NET 10.0.0 (10.0.25), X64" lines) are no table; nor is one with a
+    /// 'unit' column but without the long layout's name and value columns (criterion's raw.csv: group, function,
+    /// value, …, unit).
+    /// </summary>
+    private static bool IsCounterTable(IReadOnlyList<Cell> headerCells, IReadOnlyList<Cell> first)
+    {
+        var header = headerCells.Select(c => c.Text.Trim()).ToList();
+        bool IsNumber(int column) => column < first.Count && first[column].Text.Trim() is var t
+            && (Numbers.TryParse(t, out _) || Numbers.TryParseGrouped(t, out _));
+        bool IsNumberOrEmpty(int column) => column < first.Count && (IsEmptyCell(first[column].Text.Trim()) || IsNumber(column));
+
+        var unitColumns = Enumerable.Range(0, header.Count).Where(c => SplitUnit(header[c]).Unit is not null).ToList();
+        if (!header.Any(IsUnitColumn)) return unitColumns.Count > 0 && unitColumns.All(IsNumberOrEmpty) && unitColumns.Any(IsNumber);
+        var value = header.FindIndex(h => h.Equals("value", StringComparison.OrdinalIgnoreCase));
+        return header.Any(h => NameColumns.Contains(h, StringComparer.OrdinalIgnoreCase)) && value >= 0 && IsNumber(value);
+    }
+
+    /// <summary>Reads the first table with numbers where its header says, else the first with a unit anywhere (so that
+    /// the parser can say what is wrong with it). Returns false when there is none; <paramref name="why"/> then says what
+    /// was looked for. Rows end at a blank line, a '#' comment, the end of the file, or (Markdown) a line without '|'.</summary>
+    public static bool TryRead(string text, out Table? table, out string why) =>
+        TryRead(text, out table, out why, strict: true) || TryRead(text, out table, out why, strict: false);
+
+    private static bool TryRead(string text, out Table? table, out string why, bool strict)
     {
         table = null;
         why = "no table found: expected a header row with units, e.g. '| Time (s) | Sent (msgs/s) |', 'Time (s),Sent (msgs/s)' or "
@@ -67,7 +96,8 @@ internal static partial class CounterTableText
             if (style == Style.Markdown && next < lines.Count && IsMarkdownRule(lines[next].Text)) next++;
             if (next >= lines.Count || string.IsNullOrWhiteSpace(lines[next].Text)) continue;
             if (StyleOf(lines[next].Text) != style && !(style == Style.Plain && StyleOf(lines[next].Text) == Style.Plain)) continue;
-            if (Split(lines[next].Text, style, header: false).Count != header.Count) continue;
+            var first = Split(lines[next].Text, style, header: false);
+            if (first.Count != header.Count || (strict && !IsCounterTable(header, first))) continue;
 
             var rows = new List<Row>();
             for (var j = next; j < lines.Count; j++)

@@ -15,9 +15,9 @@ public sealed class CriterionParser : IResultParser
     public ParseResult Parse(IReadOnlyList<Artifact> files)
     {
         var sink = new ResultSink(Format);
-        var tree = files.Where(CriterionTree.IsTreeFile).ToList();
+        var tree = files.Where(f => CriterionShape.IsTreeFile(f.Path)).ToList();
         if (tree.Count > 0) CriterionTree.Parse(tree, sink);
-        foreach (var file in files.Where(f => !CriterionTree.IsTreeFile(f)))
+        foreach (var file in files.Where(f => !CriterionShape.IsTreeFile(f.Path)))
         {
             var bytes = Utf8.WithoutBom(file.Content);
             if (Utf8.IsBlank(bytes.Span)) throw new ParseException(file.Path, null, "the file is empty");

@@ -10,17 +10,6 @@ namespace PerfService.Core.Parsing.Criterion;
 /// </summary>
 internal static class CriterionTree
 {
-    private static readonly string[] _treeFiles = ["benchmark.json", "estimates.json", "sample.json", "tukey.json", "raw.csv"];
-    private static readonly string[] _reportAssets = [".svg", ".html", ".css", ".js", ".png", ".gif"];
-
-    /// <summary>A file belongs to a tree by its name (criterion fixes them) or as an HTML-report asset.</summary>
-    public static bool IsTreeFile(Artifact file)
-    {
-        var path = Normalise(file.Path);
-        var name = path[(path.LastIndexOf('/') + 1)..];
-        return _treeFiles.Contains(name, StringComparer.Ordinal) || _reportAssets.Any(e => name.EndsWith(e, StringComparison.OrdinalIgnoreCase));
-    }
-
     public static void Parse(IReadOnlyList<Artifact> files, ResultSink sink)
     {
         var directories = files
