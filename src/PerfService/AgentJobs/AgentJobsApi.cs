@@ -48,6 +48,11 @@ public static class AgentJobsApi
     {
         if (string.IsNullOrWhiteSpace(request.Name) || request.Name.Length > 200)
             return TypedResults.Problem("name must be 1 to 200 characters", statusCode: 400, title: "Invalid agent");
+        var m = request.Machine;
+        if (new[] { ("name", request.Name), ("profile", request.Profile), ("machine.cpuModel", m?.CpuModel), ("machine.os", m?.Os), ("machine.kernel", m?.Kernel), ("machine.cpuGovernor", m?.CpuGovernor) }
+                .Concat(m?.Toolchains?.SelectMany(t => new[] { ("machine.toolchains", (string?)t.Key), ("machine.toolchains", t.Value) }) ?? [])
+                .FirstOrDefault(f => Hosting.NulText.In(f.Item2)) is { Item1: { } nul })
+            return TypedResults.Problem($"{nul} {Hosting.NulText.Rule}", statusCode: 400, title: "Invalid agent");
         var profile = await db.Profiles.FirstOrDefaultAsync(p => p.Name == request.Profile, ct);
         if (profile is null)
             return TypedResults.Problem($"profile '{request.Profile}' is not declared; known: {string.Join(", ", await db.Profiles.Select(p => p.Name).ToListAsync(ct))}",
