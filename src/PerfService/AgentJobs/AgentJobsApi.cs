@@ -48,6 +48,11 @@ public static class AgentJobsApi
     {
         if (string.IsNullOrWhiteSpace(request.Name) || request.Name.Length > 200)
             return TypedResults.Problem("name must be 1 to 200 characters", statusCode: 400, title: "Invalid agent");
+        var m = request.Machine;
+        if (new[] { ("name", request.Name), ("profile", request.Profile), ("machine.cpuModel", m?.CpuModel), ("machine.os", m?.Os), ("machine.kernel", m?.Kernel), ("machine.cpuGovernor", m?.CpuGovernor) }
+                .Concat(m?.Toolchains?.SelectMany(t => new[] { ("machine.toolchains", (string?)t.Key), ("machine.toolchains", t.Value) }) ?? [])
+                .FirstOrDefault(f => Hosting.NulText.In(f.Item2)) is { Item1: { } nul })
+            return TypedResults.Problem($"{nul} {Hosting.NulText.Rule}", statusCode: 400, title: "Invalid agent");
         var profile = await db.Profiles.FirstOrDefaultAsync(p => p.Name == request.Profile, ct);
         if (profile is null)
             return TypedResults.Problem($"profile '{request.Profile}' is not declared; known: {string.Join(", ", await db.Profiles.Select(p => p.Name).ToListAsync(ct))}",
@@ -59,10 +64,16 @@ public static class AgentJobsApi
         var agent = await db.Agents.FirstOrDefaultAsync(a => a.Name == request.Name, ct);
         // A name is held by the token that registered it, while that token lives: taking it over would hand this token
         // the other agent's identity (its jobs, heartbeats and runs). A revoked or expired holder frees the name, so an
-        // operator can rotate an agent's token; admin tokens may re-register any agent.
-        if (agent is { TokenId: { } holder } && holder != tokenId && !user.HasAnyScope(Scopes.Admin)
-            && await db.Tokens.AnyAsync(t => t.Id == holder && t.RevokedAt == null && (t.ExpiresAt == null || t.ExpiresAt > now), ct))
-            return TypedResults.Problem($"agent name '{request.Name}' is registered by another token; choose another name or have an admin re-register it",
+        // operator can rotate an agent's token. Only an admin bound to no project may take a live name over: an admin
+        // bound to one project administers that project, not the fleet's or another project's machines.
+        if (agent is { TokenId: { } holder } && holder != tokenId && !user.IsServiceAdmin()
+            && await db.Tokens.Where(t => t.Id == holder && t.RevokedAt == null && (t.ExpiresAt == null || t.ExpiresAt > now))
+                .Select(t => new { t.ProjectId }).FirstOrDefaultAsync(ct) is { } live)
+            // The caller learns who holds the name only when it may see that agent in the list (a shared agent, or one
+            // of its own project's); a hidden project's private agent is not confirmed, only unavailable.
+            return TypedResults.Problem(live.ProjectId is null || await db.VisibleProjects(user).AnyAsync(p => p.Id == live.ProjectId, ct)
+                    ? $"agent name '{request.Name}' is registered by another token; choose another name or have an admin re-register it"
+                    : $"agent name '{request.Name}' is not available to this token; choose another name",
                 statusCode: 409, title: "Agent name taken");
         if (agent is null) db.Agents.Add(agent = new Agent { Name = request.Name, RegisteredAt = now });
         agent.ProfileId = profile.Id;

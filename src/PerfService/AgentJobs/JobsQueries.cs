@@ -30,14 +30,17 @@ public static class JobsQueries
 
     /// <summary>
     /// Agents are shared machines unless registered with a token bound to a project: those are that project's own and
-    /// listed only to callers who can see it. A running job is named only when its project is visible too.
+    /// listed only to callers who can see it. A running job is named only when its project is visible too; the machine
+    /// description only to a caller with a token.
     /// </summary>
     public static async Task<Ok<List<AgentDto>>> Agents(PerfDbContext db, HttpContext http, CancellationToken ct)
     {
         var visible = db.VisibleProjects(http.User);
+        // A machine description (CPU, kernel, OS, toolchains) helps an attacker pick exploits: tokens only.
+        var machines = http.User.Identity?.IsAuthenticated == true;
         var agents = db.Agents.AsNoTracking().Where(a => a.Token == null || a.Token.ProjectId == null || visible.Any(p => p.Id == a.Token.ProjectId));
         return TypedResults.Ok(await agents.OrderBy(a => a.Name).Select(a => new AgentDto(
-            a.Id, a.Name, a.Profile!.Name, a.ProfileMismatch, a.Machine,
+            a.Id, a.Name, a.Profile!.Name, a.ProfileMismatch, machines ? a.Machine : null,
             a.RegisteredAt, a.LastSeenAt,
             db.Jobs.Where(j => j.AgentId == a.Id && j.State == JobState.Running && visible.Any(p => p.Id == j.ProjectId)).Select(j => (long?)j.Id).FirstOrDefault())).ToListAsync(ct));
     }

@@ -19,7 +19,7 @@ public sealed class ScheduledBaselineJob(PerfDbContext db, JobScheduler schedule
             var head = await HeadAsync(project.RepositoryUrl!, project.DefaultBranch, ct);
             if (head is null)
             {
-                logger.LogWarning("Scheduled baseline of {Project}: cannot read {Branch} of {Url}", project.Slug, project.DefaultBranch, project.RepositoryUrl);
+                logger.LogWarning("Scheduled baseline of {Project}: cannot read {Branch} of {Url}", project.Slug, project.DefaultBranch, Projects.RepositoryUrl.Redact(project.RepositoryUrl));
                 continue;
             }
             if (await db.Jobs.AnyAsync(j => j.ProjectId == project.Id && j.Commit == head && j.PullRequest == null && j.State != JobState.Cancelled, ct))

@@ -31,8 +31,10 @@ public static class HangfireLogin
         var now = time.GetUtcNow();
         var hash = TokenHasher.Hash(secret);
         var admin = secret.Length > 0 && await db.Tokens.AnyAsync(t => t.Hash == hash && t.RevokedAt == null
-            && (t.ExpiresAt == null || t.ExpiresAt > now) && t.Scopes.Contains(Scopes.Admin), http.RequestAborted);
-        if (!admin) return Page(http, antiforgery, "That is not a live admin token.", StatusCodes.Status401Unauthorized);
+            && (t.ExpiresAt == null || t.ExpiresAt > now) && t.Scopes.Contains(Scopes.Admin) && t.ProjectId == null, http.RequestAborted);
+        // The dashboard admits service admins only (ProjectAccess.IsServiceAdmin): a cookie for any other token would
+        // be a credential stored in the browser that opens nothing.
+        if (!admin) return Page(http, antiforgery, "That is not a live admin token bound to no project.", StatusCodes.Status401Unauthorized);
         http.Response.Cookies.Append(HangfireDashboard.Cookie, secret, new CookieOptions
         {
             HttpOnly = true, SameSite = SameSiteMode.Strict, Secure = http.Request.IsHttps, Path = HangfireDashboard.Path, MaxAge = TimeSpan.FromHours(8),

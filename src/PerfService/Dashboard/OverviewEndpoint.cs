@@ -36,7 +36,7 @@ internal static class OverviewEndpoint
         var branches = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id).OrderBy(b => b.Name).Select(b => b.Name).ToListAsync(ct);
 
         return TypedResults.Ok(new OverviewDto(
-            new ProjectSummaryDto(project.Slug, project.Name, project.DefaultBranch, project.IsPublic, project.RepositoryUrl),
+            new ProjectSummaryDto(project.Slug, project.Name, project.DefaultBranch, project.IsPublic, Projects.RepositoryUrl.Redact(project.RepositoryUrl)),
             latest,
             alerts.Where(a => a.State == AlertState.Active).Sum(a => a.Count),
             alerts.Where(a => a.State == AlertState.Acknowledged).Sum(a => a.Count),

@@ -8,7 +8,9 @@ public static class HealthEndpoints
     public static IEndpointRouteBuilder MapHealthEndpoints(this IEndpointRouteBuilder app)
     {
         app.MapHealthChecks("/healthz", new HealthCheckOptions { Predicate = _ => false });
-        app.MapHealthChecks("/readyz", new HealthCheckOptions { Predicate = c => c.Tags.Contains("ready") });
+        // /readyz queries the database: rate-limited like every route that does, so it cannot be used to load it.
+        app.MapHealthChecks("/readyz", new HealthCheckOptions { Predicate = c => c.Tags.Contains("ready") })
+            .RequireRateLimiting(Dashboard.DashboardRateLimiting.Policy);
         return app;
     }
 }

@@ -32,6 +32,7 @@ public static class ServiceDefaults
         app.UseExceptionHandler();
         // Every error status without a body (404 of an unknown route, 405, ...) still answers with ProblemDetails.
         app.UseStatusCodePages();
+        app.UseNulRefusal();
         return app;
     }
 }

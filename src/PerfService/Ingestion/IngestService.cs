@@ -54,6 +54,7 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
         {
             throw new UploadException(422, "Unparseable results", e.Message, e.File, e.Location);
         }
+        RunValidator.ValidateResults(parsed, upload.Files[0].Path);
         if (parsed.Results.Count == 0)
             throw new UploadException(422, "No results", "the files parsed but hold no benchmark results", upload.Files[0].Path);
         var clash = parsed.Results.GroupBy(r => (r.Key, r.Measure)).FirstOrDefault(g => g.Count() > 1);

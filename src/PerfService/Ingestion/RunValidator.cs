@@ -1,4 +1,6 @@
 using PerfService.Core.Contracts;
+using PerfService.Core.Parsing;
+using PerfService.Hosting;
 
 namespace PerfService.Ingestion;
 
@@ -19,6 +21,31 @@ public static class RunValidator
         Require(m.Suite is null || (m.Suite.Length is > 0 and <= 200 && !m.Suite.Any(char.IsControl)), "suite", "must be 1 to 200 printable characters");
         Require(m.Agent is null || m.Agent.Length <= 200, "agent", "must be at most 200 characters");
         Require(m.Environment is null || m.Environment.Count <= 200, "environment", "may hold at most 200 entries");
+        // PostgreSQL text cannot hold U+0000: refused here, by name, instead of failing the write with 22021 (a 500).
+        foreach (var (field, text) in new[] { ("project", m.Project), ("profile", m.Profile), ("agent", m.Agent), ("commitMessage", m.CommitMessage), ("format", m.Format) })
+            Require(!NulText.In(text), field, NulText.Rule);
+        foreach (var (key, value) in m.Environment ?? new Dictionary<string, string>())
+            Require(!NulText.In(key) && !NulText.In(value), $"environment['{NulText.Show(key)}']", NulText.Rule);
+        foreach (var target in m.Targets ?? [])
+            Require(!NulText.In(target.Name) && !NulText.In(target.Benchmark), "targets", NulText.Rule);
+    }
+
+    /// <summary>What the harness files said, checked like the metadata: the field at fault is named with its benchmark.</summary>
+    public static void ValidateResults(ParseResult parsed, string file)
+    {
+        foreach (var r in parsed.Results)
+        {
+            var field = NulText.In(r.Name) ? "name"
+                : r.Parameters.Any(p => NulText.In(p.Key) || NulText.In(p.Value)) ? "parameter"
+                : NulText.In(r.Unit) ? "unit"
+                : NulText.In(r.Measure) ? "measure"
+                : NulText.In(r.Job) ? "job"
+                : NulText.In(r.Error) ? "error" : null;
+            if (field is not null)
+                throw new UploadException(400, "Invalid results", $"benchmark '{NulText.Show(r.Name)}': its {field} {NulText.Rule}", file);
+        }
+        if (parsed.Environment.FirstOrDefault(e => NulText.In(e.Key) || NulText.In(e.Value)) is { Key: not null } env)
+            throw new UploadException(400, "Invalid results", $"environment entry '{NulText.Show(env.Key)}' {NulText.Rule}", file);
     }
 
     private static void Require(bool ok, string field, string what)

@@ -1,5 +1,7 @@
+using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
+using PerfService.Access;
 using PerfService.Data;
 
 namespace PerfService.Projects;
@@ -7,11 +9,19 @@ namespace PerfService.Projects;
 /// <summary>PATCH /projects/{slug}: changes the settings a request names and leaves the rest.</summary>
 public static class ProjectSettings
 {
-    public static async Task<Results<Ok<ProjectDto>, NotFound, ValidationProblem>> UpdateAsync(
-        string slug, UpdateProjectRequest request, PerfDbContext db, CancellationToken ct)
+    public static async Task<Results<Ok<ProjectDto>, NotFound, ValidationProblem, ProblemHttpResult>> UpdateAsync(
+        string slug, UpdateProjectRequest request, PerfDbContext db, ClaimsPrincipal user, CancellationToken ct)
     {
         var project = await db.Projects.FirstOrDefaultAsync(p => p.Slug == slug, ct);
         if (project is null) return TypedResults.NotFound();
+        // The repository decides whose pull-request events and jobs the project receives, and what agents clone (with
+        // whatever keys they hold): an admin bound to this project cannot point it at another project's repository or
+        // at a path on the agents' machines. Only an admin of the whole service changes it.
+        var repointed = (request.GitHubRepository is { } gitHub && !string.Equals(gitHub, project.GitHubRepository, StringComparison.OrdinalIgnoreCase))
+            || (request.RepositoryUrl is { } url && url != project.RepositoryUrl);
+        if (repointed && !user.IsServiceAdmin())
+            return TypedResults.Problem("changing gitHubRepository or repositoryUrl needs an admin token bound to no project; this token administers the project's other settings",
+                statusCode: StatusCodes.Status403Forbidden, title: "Forbidden");
         var errors = new Dictionary<string, string[]>();
         if (request.Name is { } name && string.IsNullOrWhiteSpace(name)) errors["name"] = ["must not be blank"];
         if (request.DefaultBranch is { } branch && string.IsNullOrWhiteSpace(branch)) errors["defaultBranch"] = ["must not be blank"];
@@ -37,5 +47,6 @@ public static class ProjectSettings
     internal static Dictionary<string, string[]>? Validate(string? repositoryUrl, bool bisect) =>
         bisect && string.IsNullOrWhiteSpace(repositoryUrl)
             ? new() { ["bisect"] = ["needs the project's repositoryUrl, from which agents fetch the commits to bisect"] }
+            : RepositoryUrl.HasCredentials(repositoryUrl) ? new() { ["repositoryUrl"] = [RepositoryUrl.CredentialsRule] }
             : null;
 }

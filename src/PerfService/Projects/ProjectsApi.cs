@@ -80,7 +80,7 @@ public static partial class ProjectsApi
     }
 
     internal static ProjectDto ToDto(this Project p) =>
-        new(p.Id, p.Slug, p.Name, p.RepositoryUrl, p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect, p.EffectiveRoundBudget, p.IncludeProfileMismatch,
+        new(p.Id, p.Slug, p.Name, RepositoryUrl.Redact(p.RepositoryUrl), p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect, p.EffectiveRoundBudget, p.IncludeProfileMismatch,
             new PullRequestSettingsDto(p.PullRequestPolicy.ToString().ToLowerInvariant(), p.ApprovalLabel));
 
     [GeneratedRegex("^[a-z0-9][a-z0-9._-]{0,99}$")]

@@ -45,6 +45,7 @@ public class RateLimitTests(TinyRateLimitApp app) : IClassFixture<TinyRateLimitA
                      ("GET", "/api/v1/agents"), ("GET", "/api/v1/runs/1"), ("GET", "/api/v1/runs/1/artifacts/r.json"),
                      ("GET", "/api/v1/projects/limited-anon/pulls/1/report"), ("GET", "/api/v1/projects/limited-anon/pulls/1/comment"),
                      ("GET", "/api/v1/projects/limited-anon/overview"), ("POST", "/api/v1/github/webhook"), ("GET", "/hangfire-login"),
+                     ("GET", "/readyz"), ("GET", "/openapi/v1.json"),
                  })
         {
             var response = await anonymous.SendAsync(new HttpRequestMessage(new HttpMethod(method), path) { Content = method == "POST" ? new StringContent("{}") : null });

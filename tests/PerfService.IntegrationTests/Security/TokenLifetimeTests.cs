@@ -64,6 +64,14 @@ public partial class TokenLifetimeTests(PerfServiceApp app) : IClassFixture<Perf
         Assert.Equal(HttpStatusCode.BadRequest, (await browser.PostAsync("/hangfire-login", Form(("token", admin)))).StatusCode);
         var read = await app.CreateTokenAsync(Scopes.Read);
         Assert.Equal(HttpStatusCode.Unauthorized, (await browser.PostAsync("/hangfire-login", Form((field.Groups[1].Value, field.Groups[2].Value), ("token", read)))).StatusCode);
+        // An admin token bound to a project is refused by the dashboard, so the login does not hand it a cookie either.
+        await app.CreateProjectAsync("hangfire-bound");
+        var projectId = await app.WithDbAsync(db => db.Projects.Where(p => p.Slug == "hangfire-bound").Select(p => p.Id).SingleAsync());
+        var bound = await app.WithDbAsync(db => TokenCommands.CreateAsync(db, "bound-hangfire-admin", [Scopes.Admin], projectId));
+        var boundLogin = await browser.PostAsync("/hangfire-login", Form((field.Groups[1].Value, field.Groups[2].Value), ("token", bound)));
+        Assert.Equal(HttpStatusCode.Unauthorized, boundLogin.StatusCode);
+        Assert.False(boundLogin.Headers.Contains("Set-Cookie"));
+        Assert.Contains("bound to no project", await boundLogin.Content.ReadAsStringAsync());
 
         var signedIn = await browser.PostAsync("/hangfire-login", Form((field.Groups[1].Value, field.Groups[2].Value), ("token", admin)));
         Assert.Equal(HttpStatusCode.Redirect, signedIn.StatusCode);
