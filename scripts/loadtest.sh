@@ -5,7 +5,8 @@
 # migrates it, starts the service (Release) as a real process on a free 127.0.0.1 port, creates an admin and an
 # ingest token, and runs tools/LoadTest: simulated agents posting runs and readers on the read API for the given time,
 # then a check that every acknowledged run is stored whole, exactly once, and how far the background analysis lagged
-# (stored → analysed p50/p99, backlog when the load stopped, time to drain). Stops by itself; exit code non-zero on
+# (stored → analysed p50/p99, backlog when the load stopped, time to drain), the capacity ratios (analysed/stored runs per
+# second, drain rate, CPU seconds per ingested and per analysed run) and the capacity goals, met or not. Stops by itself; exit code non-zero on
 # errors or lost data. The service's log and a JSON report stay in .perf/loadtest/.
 #
 # Environment: PERF_DB (use that cluster instead of the private one), PERF_LOADTEST_DB (database name, perf_load),
@@ -125,10 +126,12 @@ ADMIN_TOKEN="$(token loadtest-admin admin)"
 INGEST_TOKEN="$(token loadtest-ingest ingest)"
 [ -n "$ADMIN_TOKEN" ] && [ -n "$INGEST_TOKEN" ] || { say "token creation failed"; exit 1; }
 
-# 5. The load.
+# 5. The load; the service's process ids let the tool cost CPU per ingested and per analysed run.
 status=0
+pids=(--service-pid "$SERVICE_PID")
+[ -z "$BACKGROUND_PID" ] || pids+=(--background-pid "$BACKGROUND_PID")
 dotnet "$ART/bin/PerfService.LoadTest/release/PerfService.LoadTest.dll" \
-  --server "$URL" --admin-token "$ADMIN_TOKEN" --ingest-token "$INGEST_TOKEN" --db "$DB" \
+  --server "$URL" --admin-token "$ADMIN_TOKEN" --ingest-token "$INGEST_TOKEN" --db "$DB" "${pids[@]}" \
   --fixtures "$ROOT/tests/fixtures" --json-report "$REPORT" "$@" || status=$?
 
 logs=("$SERVICE_LOG")

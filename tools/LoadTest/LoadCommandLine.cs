@@ -64,12 +64,14 @@ public static class LoadCommandLine
         var jsonReport = new Option<string?>("--json-report") { Description = "Also write the figures as JSON to this file" };
         var analysisWait = Int("--analysis-wait", "After the load, wait up to S s for the analysis backlog to drain, then report its lag",
             Defaults.AnalysisWaitSeconds, 0, 3600);
+        var servicePid = new Option<int?>("--service-pid") { Description = "Process id of the service (the web role when --background-pid is given), for CPU per run" };
+        var backgroundPid = new Option<int?>("--background-pid") { Description = "Process id of the background role when it runs apart, for CPU per analysed run" };
 
         var root = new RootCommand("PerfService.LoadTest: simulated agents posting runs and readers on the read API against a running service " +
             "(loopback only), latency percentiles, then a check that every acknowledged run is stored whole, exactly once")
         {
             server, adminToken, ingestToken, database, fixtures, agents, seconds, warmup, readers, thinkMs, readerThinkMs, maxRequests, results,
-            samples, repeatRate, raceRate, fixtureRate, commits, sloP99, timeoutSeconds, project, seed, jsonReport, analysisWait,
+            samples, repeatRate, raceRate, fixtureRate, commits, sloP99, timeoutSeconds, project, seed, jsonReport, analysisWait, servicePid, backgroundPid,
         };
         root.SetAction(parse =>
         {
@@ -101,11 +103,21 @@ public static class LoadCommandLine
                 Seed = parse.GetValue(seed),
                 JsonReport = parse.GetValue(jsonReport),
                 AnalysisWaitSeconds = parse.GetValue(analysisWait),
+                Processes = Processes(parse.GetValue(servicePid), parse.GetValue(backgroundPid)),
             });
             return 0;
         });
         return root;
     }
+
+    private static IReadOnlyList<ServiceProcess> Processes(int? service, int? background) =>
+        (service, background) switch
+        {
+            ({ } web, { } bg) => [new("web", web), new("background", bg)],
+            ({ } both, null) => [new("both", both)],
+            (null, { } bg) => [new("background", bg)],
+            _ => [],
+        };
 
     private static Option<int> Int(string name, string description, int fallback, int min, int max) =>
         Ranged(name, description, fallback, min, max, "a whole number", NumberStyles.AllowLeadingSign);

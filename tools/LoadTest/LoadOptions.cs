@@ -40,4 +40,7 @@ public sealed record LoadOptions
     public string? JsonReport { get; init; }
     /// <summary>After the load, how long to wait for the background analysis backlog to drain before reporting its lag.</summary>
     public int AnalysisWaitSeconds { get; init; } = 120;
+    /// <summary>The service's processes, whose CPU time (<c>/proc/&lt;pid&gt;/stat</c>) is costed per run: "both", or
+    /// "web" and "background".</summary>
+    public IReadOnlyList<ServiceProcess> Processes { get; init; } = [];
 }

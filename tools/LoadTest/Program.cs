@@ -79,6 +79,8 @@ if (options.WarmupSeconds > 0)
 }
 
 _ = LoadAverage.Start;
+var cpuAtStart = ProcessCpu.Read(options.Processes);
+var loadStartedAt = await RunWindowProbe.NowAsync(options.Database, CancellationToken.None);
 using var soft = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds));
 using var hard = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds + options.TimeoutSeconds + 15));
 var stop = new Stopping(soft.Token, hard.Token);
@@ -109,8 +111,17 @@ catch (OperationCanceledException)
     Log("some requests were still unanswered at the hard stop; they count as unacknowledged");
 }
 var elapsed = clock.Elapsed;
+var cpuAtStop = ProcessCpu.Read(options.Processes);
+var loadStoppedAt = await RunWindowProbe.NowAsync(options.Database, CancellationToken.None);
 var backlogAtStop = await AnalysisLagProbe.AtStopAsync(options.Database, CancellationToken.None);
 var stoppedAt = Stopwatch.StartNew();
+
+// The drain before the verification: its reads would otherwise be costed to the analysis that runs alone after the load.
+Log($"waiting up to {options.AnalysisWaitSeconds} s for the background analysis to catch up ({backlogAtStop.Count} waiting when the load stopped)…");
+var lag = await AnalysisLagProbe.MeasureAsync(options.Database, backlogAtStop, stoppedAt.Elapsed, options.AnalysisWaitSeconds, CancellationToken.None);
+var cpuAtDrained = ProcessCpu.Read(options.Processes);
+var window = await RunWindowProbe.ReadAsync(options.Database, loadStartedAt, loadStoppedAt, CancellationToken.None);
+var capacity = Capacity.Compute(window, lag.DrainedSeconds ?? (lag.WaitingAtStop > 0 ? lag.WaitedSeconds : null), cpuAtStart, cpuAtStop, cpuAtDrained);
 
 Log("verifying through the database and the API…");
 using var verifyHttp = new Http(options, new Latencies());
@@ -118,9 +129,7 @@ using var verifyTimeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
 var verification = await Verifier.VerifyAsync(options, ledger, verifyHttp, verifyTimeout.Token);
 
 var summaries = latencies.Summaries(elapsed, Report.Group);
-Log($"waiting up to {options.AnalysisWaitSeconds} s for the background analysis to catch up ({backlogAtStop.Count} waiting when the load stopped)…");
-var lag = await AnalysisLagProbe.MeasureAsync(options.Database, backlogAtStop, stoppedAt.Elapsed, options.AnalysisWaitSeconds, CancellationToken.None);
-var exit = Report.Print(Console.Out, options, summaries, verification, elapsed, ledger, lag);
+var exit = Report.Print(Console.Out, options, summaries, verification, elapsed, ledger, lag, capacity);
 if (options.JsonReport is { } file)
 {
     await File.WriteAllTextAsync(file, JsonSerializer.Serialize(new
@@ -130,6 +139,11 @@ if (options.JsonReport is { } file)
         summaries,
         verification,
         analysisLag = lag,
+        capacity = new
+        {
+            capacity.StoredPerSecond, capacity.AnalysedPerSecond, capacity.AnalysedPerStored, capacity.DrainPerSecond,
+            cpuPerIngestedSeconds = capacity.CpuPerIngested, cpuPerAnalysedSeconds = capacity.CpuPerAnalysed, cpuBasis = capacity.CpuBasis, window,
+        },
         problems = Problems.All.Select(p => $"{p.Kind}: {p.What}"),
         errorSamples = Samples.All,
     }, new JsonSerializerOptions(JsonSerializerDefaults.Web) { WriteIndented = true }));

@@ -6,7 +6,8 @@ public static class Report
     public static string Group(string kind) =>
         kind.StartsWith("ingest", StringComparison.Ordinal) ? "ingest" : kind.StartsWith("read", StringComparison.Ordinal) ? "read" : "other";
 
-    public static int Print(TextWriter o, LoadOptions options, IReadOnlyList<Summary> rows, Verification v, TimeSpan elapsed, Ledger ledger, AnalysisLag? lag = null)
+    public static int Print(TextWriter o, LoadOptions options, IReadOnlyList<Summary> rows, Verification v, TimeSpan elapsed, Ledger ledger, AnalysisLag? lag = null,
+        Capacity? capacity = null)
     {
         var created = ledger.Runs.Where(r => r.Created > 0 && !r.Warmup).ToList();
         o.WriteLine();
@@ -54,13 +55,11 @@ public static class Report
         o.WriteLine($"verification (API): {v.ApiChecked} runs read back through GET /api/v1/runs/{{id}}, {v.ApiMismatches} differ");
         foreach (var f in v.Findings) o.WriteLine($"  ! {f}");
         if (v.Background.Count > 0)
-            o.WriteLine("background analysis (Hangfire jobs by state at the end): " + string.Join(", ", v.Background.Select(b => $"{b.Key} {b.Value}"))
-                + (v.AnalysisMeanMs is { } mean ? $"; a finished analysis took {mean:0} ms on average" : ""));
-        if (lag is not null)
-        {
-            o.WriteLine(lag.Line());
-            o.WriteLine(lag.JobsLine());
-        }
+            o.WriteLine("background jobs (Hangfire, by state at the end; analysis is not among them): " + string.Join(", ", v.Background.Select(b => $"{b.Key} {b.Value}"))
+                + (v.AnalysisMeanMs is { } mean ? $"; a finished job took {mean:0} ms on average" : ""));
+        if (lag is not null) o.WriteLine(lag.Line());
+        if (capacity is not null)
+            foreach (var line in capacity.Lines()) o.WriteLine(line);
 
         var ingest = rows.FirstOrDefault(r => r.Kind == "ingest (all)") ?? rows.FirstOrDefault(r => r.Kind == "ingest");
         var read = rows.FirstOrDefault(r => r.Kind == "read (all)") ?? rows.FirstOrDefault(r => Group(r.Kind) == "read");
@@ -70,6 +69,12 @@ public static class Report
         o.WriteLine();
         o.WriteLine($"p99 target < {slo:0} ms: ingest {Verdict(ingest)}, reads {Verdict(read)}; errors: {errorCount}; server errors (5xx): {serverErrors.Count}; " +
             $"data: {(v.Ok ? "every acknowledged run stored whole, exactly once" : "LOST OR DAMAGED DATA")}");
+        if (lag is not null && capacity is not null)
+        {
+            var split = options.Processes.Any(p => p.Role == "background");
+            o.WriteLine(Goals.Heading(split) + $" this run: {options.Agents} agents × {options.Seconds} s, load average {LoadAverage.Start} at the start");
+            foreach (var goal in Goals.Check(split, capacity, lag, rows, errorCount, v.Ok)) o.WriteLine(goal.Line());
+        }
         var ok = errorCount == 0 && serverErrors.Count == 0 && v.Ok;
         o.WriteLine(ok ? "RESULT: PASS" : "RESULT: FAIL");
         return ok ? 0 : 1;

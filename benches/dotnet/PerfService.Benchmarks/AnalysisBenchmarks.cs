@@ -22,9 +22,9 @@ namespace PerfService.Benchmarks;
 /// The background analysis of main-branch runs (targets, change-point update of every series they touched) for runs
 /// of 100, 1,000 and 10,000 results, each against a history of <see cref="HistoryRuns"/> earlier runs of the same
 /// benchmarks that were analysed first, so every series is updated incrementally as in steady state. Each iteration
-/// queues <see cref="QueuedRuns"/> new runs and analyses them: <c>one-by-one</c> runs each run's job with batching off
-/// (<c>Background:AnalysisBatchRuns</c> = 1, one series update per run, as before batching); <c>batched</c> runs the
-/// first run's job, which takes all of them (one update per series, its points coalesced). The figure that matters
+/// queues <see cref="QueuedRuns"/> new runs and drains the analysis queue as a consumer does: <c>one-by-one</c> with
+/// batching off (<c>Background:AnalysisBatchRuns</c> = 1, one series update per run, as before batching); <c>batched</c>
+/// takes all of them in one batch (one update per series, its points coalesced). The figure that matters
 /// is the "Series/s" column: series points analysed per second. Needs PERF_BENCH_DB.
 /// </summary>
 [Config(typeof(AnalysisBenchConfig))]
@@ -46,7 +46,6 @@ public class AnalysisBenchmarks
     private long _profileId;
     private string _slug = "";
     private int _commit;
-    private long[] _next = [];
 
     [GlobalSetup]
     public async Task Setup()
@@ -54,12 +53,11 @@ public class AnalysisBenchmarks
         var cs = await BenchDatabase.MigratedAsync();
         _db = NpgsqlDataSource.Create(cs);
         _writer = new RunWriter(_db);
-        // The service's own wiring (scoped job, EF context, alert service); its Hangfire server stays idle, since these
-        // runs are written without queueing their analysis.
+        // The service's own wiring (the analysis consumer, EF context, alert service).
         // In process, the factory would look for the service's content root next to the solution; pages are not needed.
         if (Environment.GetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE") is null)
             Environment.SetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE", AppContext.BaseDirectory);
-        // The web role only: no Hangfire server competes for the queued runs; each iteration runs the jobs itself.
+        // The web role only: no consumer of its own competes for the queued runs; each iteration drains the queue itself.
         _app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("ConnectionStrings:Perf", cs)
             .UseSetting("Background:Roles", "web").UseSetting("Background:AnalysisBatchRuns", Mode == "batched" ? "32" : "1"));
         _ = _app.Services;
@@ -69,18 +67,21 @@ public class AnalysisBenchmarks
         await using (var cmd = _db.CreateCommand("SELECT id FROM profiles WHERE name = 'm1-pro'"))
             _profileId = (long)(await cmd.ExecuteScalarAsync())!;
         Console.WriteLine($"// history: {HistoryRuns} runs of {Results} results, each analysed");
-        for (var i = 0; i < HistoryRuns; i++) await AnalyseAsync(await WriteRunAsync());
+        for (var i = 0; i < HistoryRuns; i++)
+        {
+            await WriteRunAsync();
+            await DrainAsync();
+        }
     }
 
     [IterationSetup]
-    public void NextRuns() => _next = Enumerable.Range(0, QueuedRuns).Select(_ => WriteRunAsync().GetAwaiter().GetResult()).ToArray();
+    public void NextRuns()
+    {
+        for (var i = 0; i < QueuedRuns; i++) WriteRunAsync().GetAwaiter().GetResult();
+    }
 
     [Benchmark(OperationsPerInvoke = QueuedRuns)]
-    public async Task AnalyseRun()
-    {
-        // The first job takes every queued run when batching; the later jobs then find theirs analysed and end.
-        foreach (var run in _next) await AnalyseAsync(run);
-    }
+    public Task AnalyseRun() => DrainAsync();
 
     [GlobalCleanup]
     public void Cleanup()
@@ -89,13 +90,9 @@ public class AnalysisBenchmarks
         _db.Dispose();
     }
 
-    private async Task AnalyseAsync(long runId)
-    {
-        await using var scope = _app.Services.CreateAsyncScope();
-        await scope.ServiceProvider.GetRequiredService<RunAnalysisJob>().RunAsync(runId, CancellationToken.None);
-    }
+    private Task DrainAsync() => _app.Services.GetRequiredService<AnalysisConsumer>().DrainAsync(CancellationToken.None);
 
-    /// <summary>Stores a run and puts it in the analysis queue (as ingest does), without queueing a Hangfire job.</summary>
+    /// <summary>Stores a run and puts it in the analysis queue, as ingest does.</summary>
     private async Task<long> WriteRunAsync()
     {
         var runId = await StoreRunAsync();

@@ -1,4 +1,5 @@
 using Npgsql;
+using PerfService.Hosting;
 
 namespace PerfService.AgentJobs;
 
@@ -10,36 +11,12 @@ namespace PerfService.AgentJobs;
 public sealed class JobNotifier(NpgsqlDataSource dataSource, ILogger<JobNotifier> logger) : BackgroundService
 {
     public const string Channel = "perf_jobs";
-    private TaskCompletionSource _signal = NewSignal();
+    private readonly ChannelListener _listener = new(dataSource, Channel, logger);
 
     /// <summary>Completes at the next notification (or never; callers add their own timeout).</summary>
-    public Task NextAsync() => Volatile.Read(ref _signal).Task;
+    public Task NextAsync() => _listener.NextAsync();
 
-    public void Signal() => Interlocked.Exchange(ref _signal, NewSignal()).TrySetResult();
+    public void Signal() => _listener.Signal();
 
-    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
-    {
-        while (!stoppingToken.IsCancellationRequested)
-        {
-            try
-            {
-                await using var conn = await dataSource.OpenConnectionAsync(stoppingToken);
-                conn.Notification += (_, _) => Signal();
-                await using (var listen = new NpgsqlCommand($"LISTEN {Channel}", conn)) await listen.ExecuteNonQueryAsync(stoppingToken);
-                Signal(); // anything queued while we were not listening
-                while (!stoppingToken.IsCancellationRequested) await conn.WaitAsync(stoppingToken);
-            }
-            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
-            {
-                return;
-            }
-            catch (Exception e)
-            {
-                logger.LogWarning(e, "Job notifications interrupted; reconnecting");
-                try { await Task.Delay(TimeSpan.FromSeconds(1), stoppingToken); } catch (OperationCanceledException) { return; }
-            }
-        }
-    }
-
-    private static TaskCompletionSource NewSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
+    protected override Task ExecuteAsync(CancellationToken stoppingToken) => _listener.ListenAsync(stoppingToken);
 }

@@ -4,6 +4,7 @@ using PerfService.Core.Results;
 using PerfService.Data;
 using PerfService.Data.Entities;
 using PerfService.Core.Contracts;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.Analysis;
 
@@ -11,56 +12,68 @@ namespace PerfService.Analysis;
 /// <param name="Outcome">"analysed", or why the run's series were left alone ("not_default_branch", "profile_mismatch").</param>
 public sealed record RunAnalysed(long RunId, DateTimeOffset StoredAt, int Series, string Outcome);
 
+/// <summary>A waiting run a consumer holds, with the trace context of the ingest that queued it.</summary>
+public sealed record ClaimedRun(long RunId, string? TraceParent);
+
 /// <summary>
-/// Analyses a run together with other runs waiting in <c>analysis_queue</c>, in one transaction: the queue rows are
-/// locked and deleted in it, targets are evaluated per run, and the change-point series of all the runs are updated
-/// per project × profile × branch in one update each, so several runs of a series cost one update of it. Verdicts,
-/// series states and alerts of the whole batch commit together or not at all (a failed batch leaves every run queued).
+/// Analyses runs waiting in <c>analysis_queue</c> in one transaction: the queue rows are claimed with
+/// <c>FOR UPDATE SKIP LOCKED</c> (so consumers in any number of processes never take a run twice, and a consumer that
+/// dies releases its rows with its transaction) and deleted in it, targets are evaluated per run, and the change-point
+/// series of all the runs are updated per project × profile × branch in one update each, so several runs of a series
+/// cost one update of it. Verdicts, series states and alerts of the whole batch commit together or not at all.
 /// </summary>
 public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, JobQueue jobQueue, ILogger<AnalysisBatch> logger)
 {
     /// <summary>
-    /// Analyses <paramref name="runId"/> with up to <paramref name="maxRuns"/> − 1 other waiting main-line runs (oldest
-    /// first, skipping runs another batch holds). Null when the run is no longer waiting: a batch analysed it already
-    /// (waiting for that batch to commit first, so the caller never returns before its run is analysed).
+    /// Claims up to <paramref name="maxRuns"/> waiting runs, oldest first, in the caller's transaction. Left to be
+    /// analysed alone: runs a failed batch held (one bad run must not fail every batch it lands in), parked runs, and
+    /// pull-request runs still to join their submitted job (that takes the pull request's lock and commits on its own).
     /// </summary>
-    public async Task<IReadOnlyList<RunAnalysed>?> AnalyseAsync(long runId, int maxRuns, CancellationToken ct)
-    {
-        await using var tx = await db.Database.BeginTransactionAsync(ct);
-        var own = await db.Database.SqlQuery<long>($"SELECT run_id AS \"Value\" FROM analysis_queue WHERE run_id = {runId} FOR UPDATE").ToListAsync(ct);
-        if (own.Count == 0)
-        {
-            await tx.CommitAsync(ct);
-            return null;
-        }
-        // Pull-request runs are left to their own jobs (they attach to a submitted job outside any batch); so are runs
-        // a failed batch held, so that one bad run cannot fail every batch it lands in.
-        var others = maxRuns <= 1 ? [] : await db.Database.SqlQuery<long>($"""
-            SELECT q.run_id AS "Value" FROM analysis_queue q JOIN runs r ON r.id = q.run_id
-            WHERE q.run_id <> {runId} AND q.failed_batches = 0 AND r.pull_request IS NULL
+    public async Task<IReadOnlyList<ClaimedRun>> ClaimAsync(int maxRuns, CancellationToken ct) =>
+        await db.Database.SqlQuery<ClaimedRun>($"""
+            SELECT q.run_id, q.trace_parent FROM analysis_queue q JOIN runs r ON r.id = q.run_id
+            WHERE q.parked_at IS NULL AND q.failed_batches = 0
+              AND NOT (r.pull_request IS NOT NULL AND r.job_id IS NULL AND r.role = {RunRole.Head.Name()})
             ORDER BY q.run_id
-            LIMIT {maxRuns - 1}
+            LIMIT {maxRuns}
             FOR UPDATE OF q SKIP LOCKED
             """).ToListAsync(ct);
-        var batch = (long[])[runId, .. others];
-        Claimed = batch;
 
+    /// <summary>Claims one given run unless another consumer holds it, it is parked, or it is analysed already.</summary>
+    public async Task<IReadOnlyList<ClaimedRun>> ClaimOneAsync(long runId, CancellationToken ct) =>
+        await db.Database.SqlQuery<ClaimedRun>($"""
+            SELECT run_id, trace_parent FROM analysis_queue WHERE run_id = {runId} AND parked_at IS NULL FOR UPDATE SKIP LOCKED
+            """).ToListAsync(ct);
+
+    /// <summary>Claims the next batch and analyses it; empty when nothing is waiting. <paramref name="claimed"/> sees
+    /// the runs as soon as they are claimed, so the caller knows them when the analysis fails.</summary>
+    public Task<IReadOnlyList<RunAnalysed>> AnalyseNextAsync(int maxRuns, Action<IReadOnlyList<ClaimedRun>> claimed, CancellationToken ct) =>
+        AnalyseAsync(ct => ClaimAsync(maxRuns, ct), claimed, ct);
+
+    /// <summary>Analyses one run alone; empty when it is no longer waiting or another consumer holds it.</summary>
+    public Task<IReadOnlyList<RunAnalysed>> AnalyseOneAsync(long runId, CancellationToken ct) => AnalyseAsync(ct => ClaimOneAsync(runId, ct), _ => { }, ct);
+
+    private async Task<IReadOnlyList<RunAnalysed>> AnalyseAsync(Func<CancellationToken, Task<IReadOnlyList<ClaimedRun>>> claim,
+        Action<IReadOnlyList<ClaimedRun>> claimed, CancellationToken ct)
+    {
+        await using var tx = await db.Database.BeginTransactionAsync(ct);
+        var runs = await claim(ct);
+        if (runs.Count == 0)
+        {
+            await tx.CommitAsync(ct);
+            return [];
+        }
+        claimed(runs);
+        using var activity = PerfTelemetry.StartAnalysis([.. runs.Select(r => (r.RunId, r.TraceParent))]);
+        var batch = runs.Select(r => r.RunId).ToArray();
         var (analysed, bisecting) = await AnalyseRunsAsync(batch, ct);
         var now = DateTimeOffset.UtcNow;
         await db.Runs.Where(r => batch.Contains(r.Id) && r.AnalysedAt == null).ExecuteUpdateAsync(s => s.SetProperty(r => r.AnalysedAt, now), ct);
         await db.AnalysisQueue.Where(q => batch.Contains(q.RunId)).ExecuteDeleteAsync(ct);
         await tx.CommitAsync(ct);
         if (bisecting) await jobQueue.NotifyAsync(ct);
-        if (batch.Length > 1) logger.LogInformation("Analysed run {RunId} with {Others} other waiting runs", runId, batch.Length - 1);
         return analysed;
     }
-
-    /// <summary>The runs the last <see cref="AnalyseAsync"/> took (to mark them when it failed).</summary>
-    public IReadOnlyList<long> Claimed { get; private set; } = [];
-
-    /// <summary>Marks the runs of a failed batch, in a transaction of its own, so later batches leave them to their own jobs.</summary>
-    public Task MarkFailedAsync(IReadOnlyList<long> runIds, CancellationToken ct) =>
-        db.AnalysisQueue.Where(q => runIds.Contains(q.RunId)).ExecuteUpdateAsync(s => s.SetProperty(q => q.FailedBatches, q => q.FailedBatches + 1), ct);
 
     private async Task<(List<RunAnalysed> Analysed, bool Bisecting)> AnalyseRunsAsync(long[] runIds, CancellationToken ct)
     {

@@ -14,6 +14,8 @@ public static class ComparisonSetup
         builder.Services.AddScoped<SubmittedPullRequestRuns>();
         builder.Services.AddScoped<AnalysisBatch>();
         builder.Services.AddScoped<RunAnalysisJob>();
+        builder.Services.AddSingleton<AnalysisConsumer>();
+        builder.Services.AddHostedService<AnalysisConsumerService>();
         builder.Services.AddScoped<PullRequestComparisonJob>();
         builder.Services.AddScoped<PullRequestReports>();
         builder.Services.AddScoped<IPullRequestReportSource>(sp => sp.GetRequiredService<PullRequestReports>());

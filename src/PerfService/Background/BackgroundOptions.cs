@@ -3,7 +3,7 @@ using System.ComponentModel.DataAnnotations;
 namespace PerfService.Background;
 
 /// <summary>Which roles a process plays: the web role serves the API, dashboard and agents; the background role runs
-/// the Hangfire server (analysis, comparisons, publishing, recurring jobs). One process may play both (the default).</summary>
+/// the analysis consumers and the Hangfire server (comparisons, publishing, recurring jobs). One process may play both (the default).</summary>
 [Flags]
 public enum ServiceRoles
 {
@@ -38,6 +38,17 @@ public sealed class BackgroundOptions : IValidatableObject
     /// touched by many late runs replays once per batch; 1,000 did no better than 256 (p99 48 s).</summary>
     [Range(1, 1000)]
     public int AnalysisBatchRuns { get; set; } = 256;
+
+    /// <summary>Analysis consumers this process runs (background role only), each draining <c>analysis_queue</c> one batch
+    /// at a time. One by default: a batch already feeds its series on <see cref="AnalysisThreads"/> threads, and where
+    /// requests share the process a second consumer would only take cores from them.</summary>
+    [Range(1, 64)]
+    public int AnalysisConsumers { get; set; } = 1;
+
+    /// <summary>Failed analyses of a run alone before it is parked (kept with its error, shown on the Service page, no
+    /// longer taken), so one run that cannot be analysed never holds up the runs behind it.</summary>
+    [Range(1, 100)]
+    public int AnalysisAttempts { get; set; } = 3;
 
     /// <summary>
     /// Threads one analysis feeds change-point series on at once; null: every core in a process with only the background

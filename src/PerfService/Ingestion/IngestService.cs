@@ -1,4 +1,3 @@
-using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Contracts;
 using PerfService.Core.Parsing;
@@ -13,7 +12,7 @@ namespace PerfService.Ingestion;
 /// the tables; the write itself is one transaction (all or nothing), and the idempotency key makes a repeat return the
 /// first run.
 /// </summary>
-public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroundJobClient jobs, ILogger<IngestService> logger)
+public sealed class IngestService(PerfDbContext db, RunWriter writer, ILogger<IngestService> logger)
 {
     public async Task<RunCreated> IngestAsync(Upload upload, string? idempotencyKey, RunPoster poster, CancellationToken ct)
     {
@@ -41,7 +40,7 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
 
         if (idempotencyKey is not null && await writer.FindByKeyAsync(project.Id, idempotencyKey, ct) is { } existing)
         {
-            await RunAnalysisJob.EnqueueAsync(db, jobs, existing.RunId, ct);
+            await AnalysisRequests.EnqueueAsync(db, existing.RunId, ct);
             return existing with { Duplicate = true };
         }
 
@@ -72,7 +71,7 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, IBackgroun
         if (!created.Duplicate) PerfTelemetry.RunIngested(m.Profile, created.Results, System.Diagnostics.Stopwatch.GetElapsedTime(started));
         // Also on a duplicate: if the first post stored the run but failed before queueing its analysis, the retry
         // queues it. Analysis is idempotent.
-        await RunAnalysisJob.EnqueueAsync(db, jobs, created.RunId, ct);
+        await AnalysisRequests.EnqueueAsync(db, created.RunId, ct);
         logger.LogInformation("Stored run {RunId} of {Project} at {Commit} on {Profile}: {Benchmarks} benchmarks, {Results} results (duplicate: {Duplicate})",
             created.RunId, m.Project, m.Commit, m.Profile, created.Benchmarks, created.Results, created.Duplicate);
         return created;

@@ -7,9 +7,8 @@ using PerfService.Analysis;
 namespace PerfService.IntegrationTests.Analysis;
 
 /// <summary>
-/// A service with the web role only (no Hangfire server): runs wait in the analysis queue, and the test runs their
-/// analysis jobs itself, in the order Hangfire would, with batching on (32, the detector fed on 4 threads) or off (1,
-/// on one thread).
+/// A service with the web role only (no analysis consumer of its own): runs wait in the analysis queue, and the test
+/// drains it with the service's consumer, with batching on (32, the detector fed on 4 threads) or off (1, on one thread).
 /// </summary>
 public class QueuedAnalysisApp(int batchRuns) : PerfServiceApp
 {
@@ -20,18 +19,8 @@ public class QueuedAnalysisApp(int batchRuns) : PerfServiceApp
         ["Background:AnalysisThreads"] = batchRuns == 1 ? "1" : "4",
     };
 
-    /// <summary>Runs the analysis job of every run, oldest first, as one worker would.</summary>
-    public async Task AnalyseAllAsync()
-    {
-        var runs = await WithDbAsync(db => db.Runs.OrderBy(r => r.Id).Select(r => r.Id).ToListAsync());
-        foreach (var run in runs) await AnalyseAsync(run);
-    }
-
-    public async Task AnalyseAsync(long runId)
-    {
-        await using var scope = Services.CreateAsyncScope();
-        await scope.ServiceProvider.GetRequiredService<RunAnalysisJob>().RunAsync(runId, CancellationToken.None);
-    }
+    /// <summary>Analyses every waiting run, oldest first, as one consumer would.</summary>
+    public Task AnalyseAllAsync() => Services.GetRequiredService<AnalysisConsumer>().DrainAsync(CancellationToken.None);
 }
 
 public sealed class OneByOneApp() : QueuedAnalysisApp(1);
@@ -89,7 +78,7 @@ public class BatchedAnalysisTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task One_job_analyses_the_waiting_runs_of_a_series_together_and_the_others_find_theirs_done()
+    public async Task One_batch_analyses_the_waiting_runs_of_a_series_together_and_feeds_nothing_twice()
     {
         var app = _batched;
         await app.CreateProjectAsync("coalesce");
@@ -97,23 +86,23 @@ public class BatchedAnalysisTests : IAsyncLifetime
         for (var i = 0; i < 6; i++) await PostAsync(ingest, "coalesce", i, ("Store.Read", 1000));
         var runs = await app.WithDbAsync(db => db.Runs.OrderBy(r => r.Id).Select(r => r.Id).ToListAsync());
 
-        await app.AnalyseAsync(runs[0]);
-        // Every waiting run went with the first: one state update fed all six points.
+        Assert.Equal(6, runs.Count);
+        Assert.Equal(new AnalysisStep(6, 0), await app.Services.GetRequiredService<AnalysisConsumer>().StepAsync(CancellationToken.None));
+        // Every waiting run went in one batch: one state update fed all six points.
         Assert.Equal(0, await app.WithDbAsync(db => db.AnalysisQueue.CountAsync()));
         var state = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
         Assert.Equal(6, Core.ChangePoints.OnlineDetectorStateCodec.Decode(state.State).Count);
         Assert.Equal(Start.AddHours(5), state.LastSeriesAt);
 
-        // The later jobs end without touching the state.
-        foreach (var run in runs.Skip(1)) await app.AnalyseAsync(run);
+        // Nothing is left: another pass leaves the state alone.
+        await app.AnalyseAllAsync();
         var after = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
         Assert.Equal(state.State, after.State);
         Assert.Equal(state.UpdatedAt, after.UpdatedAt);
 
-        // A run stored again (a retried post) is queued again and analysed by its own job; nothing is fed twice.
+        // A new run is queued and analysed on its own; nothing is fed twice.
         await PostAsync(ingest, "coalesce", 6, ("Store.Read", 1000));
-        var late = await app.WithDbAsync(db => db.Runs.MaxAsync(r => r.Id));
-        await app.AnalyseAsync(late);
+        await app.AnalyseAllAsync();
         var seven = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
         Assert.Equal(7, Core.ChangePoints.OnlineDetectorStateCodec.Decode(seven.State).Count);
     }

@@ -11,6 +11,8 @@ public class AnalysisRequestConfiguration : IEntityTypeConfiguration<AnalysisReq
         b.ToTable("analysis_queue");
         b.HasKey(x => x.RunId);
         b.Property(x => x.RunId).ValueGeneratedNever();
+        b.Property(x => x.Error).HasMaxLength(AnalysisRequest.ErrorLength);
+        b.Property(x => x.TraceParent).HasMaxLength(100);
         b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.Cascade);
     }
 }

@@ -41,6 +41,20 @@ public static class PerfTelemetry
         s_ingestDuration.Record(took.TotalSeconds, tag);
     }
 
+    /// <summary>
+    /// The span of one analysis batch: a consumer span linked (not parented: a batch serves many ingests, and runs
+    /// later) to the ingest span of every run it took, whose trace context waited in the queue with the run.
+    /// </summary>
+    public static Activity? StartAnalysis(IReadOnlyCollection<(long RunId, string? TraceParent)> runs)
+    {
+        var links = runs.Select(r => ActivityContext.TryParse(r.TraceParent, null, out var context) ? new ActivityLink(context) : default)
+            .Where(l => l.Context != default).ToList();
+        var activity = Source.StartActivity("analyse runs", ActivityKind.Consumer, default(ActivityContext), links: links);
+        activity?.SetTag("perf.batch_runs", runs.Count);
+        activity?.SetTag("perf.run_ids", runs.Select(r => r.RunId).ToArray());
+        return activity;
+    }
+
     /// <param name="outcome">"analysed", or why the run was left out ("missing", "not_default_branch", "profile_mismatch").</param>
     public static void RunAnalysed(DateTimeOffset storedAt, TimeSpan took, int seriesUpdated, string outcome)
     {

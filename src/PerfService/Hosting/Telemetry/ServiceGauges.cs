@@ -38,6 +38,8 @@ public sealed class ServiceGauges : IDisposable
             "{run}", "Stored runs waiting for their analysis");
         _meter.CreateObservableGauge("perfservice.analysis.backlog.oldest", () => Read(s => new[] { new Measurement<double>(s.Analysis.OldestSeconds) }),
             "s", "How long the oldest run waiting for its analysis has waited (the analysis lag; autoscaling metric of the background role)");
+        _meter.CreateObservableGauge("perfservice.analysis.parked", () => Read(s => new[] { new Measurement<long>(s.Analysis.Parked) }),
+            "{run}", "Runs whose analysis failed every attempt, parked for an operator (listed on the Service page)");
         _meter.CreateObservableGauge("perfservice.background.servers", () => Read(s => new[] { new Measurement<long>(s.Background.Servers) }),
             "{server}", "Hangfire servers (service replicas running background work)");
     }

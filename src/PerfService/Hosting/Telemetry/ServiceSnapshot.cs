@@ -1,3 +1,4 @@
+using System.Data;
 using Hangfire;
 using Microsoft.Extensions.Options;
 using Npgsql;
@@ -20,8 +21,12 @@ public sealed record ServiceStatus(
 public sealed record GitHubPublishing(DateTimeOffset Since, IReadOnlyDictionary<string, long> Outcomes, long RateLimitWaits, double RateLimitWaitSeconds);
 
 /// <summary>Stored runs waiting for their analysis, and how long the oldest has waited: the analysis lag an autoscaler
-/// scales background workers on (it grows with the backlog, whatever the size of the runs).</summary>
-public sealed record AnalysisBacklog(long Runs, double OldestSeconds);
+/// scales background workers on (it grows with the backlog, whatever the size of the runs). Parked runs (their analysis
+/// failed every attempt) are counted apart, the newest listed with their errors.</summary>
+public sealed record AnalysisBacklog(long Runs, double OldestSeconds, long Parked, IReadOnlyList<ParkedRun> ParkedRuns);
+
+/// <summary>A run whose analysis failed <c>Background:AnalysisAttempts</c> times and waits for an operator.</summary>
+public sealed record ParkedRun(long RunId, string Project, DateTimeOffset QueuedAt, DateTimeOffset ParkedAt, int Attempts, string? Error);
 
 /// <summary>Benchmark jobs waiting for or held by an agent, per profile.</summary>
 public sealed record JobCount(string State, string Profile, long Count, double OldestSeconds);
@@ -106,11 +111,35 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
                 .DefaultIfEmpty(0).Max())).ToList();
         if (!queues.Any(q => q.Queue == DefaultQueue)) queues.Insert(0, new QueueLength(DefaultQueue, 0, 0));
         var background = new BackgroundCounts(stats.Enqueued, stats.Scheduled, stats.Processing, stats.Failed, stats.Succeeded, stats.Servers);
-        var analysis = new AnalysisBacklog(0, 0);
-        await using (var cmd = dataSource.CreateCommand(
-            "SELECT count(*), coalesce(extract(epoch FROM now() - min(queued_at)), 0)::float8 FROM analysis_queue"))
-        await using (var r = await cmd.ExecuteReaderAsync(ct))
-            if (await r.ReadAsync(ct)) analysis = new AnalysisBacklog(r.GetInt64(0), r.GetDouble(1));
+        var analysis = await ReadAnalysisAsync(ct);
         return new ServiceStatus(now, jobs, agents, queues, background, analysis, PerfTelemetry.Publishing());
+    }
+
+    private const int ParkedListed = 20;
+
+    private async Task<AnalysisBacklog> ReadAnalysisAsync(CancellationToken ct)
+    {
+        long waiting = 0, parked = 0;
+        double oldest = 0;
+        await using (var cmd = dataSource.CreateCommand("""
+            SELECT count(*) FILTER (WHERE parked_at IS NULL),
+                   coalesce(extract(epoch FROM now() - min(queued_at) FILTER (WHERE parked_at IS NULL)), 0)::float8,
+                   count(*) FILTER (WHERE parked_at IS NOT NULL)
+            FROM analysis_queue
+            """))
+        await using (var r = await cmd.ExecuteReaderAsync(ct))
+            if (await r.ReadAsync(ct)) (waiting, oldest, parked) = (r.GetInt64(0), r.GetDouble(1), r.GetInt64(2));
+        var listed = new List<ParkedRun>();
+        if (parked == 0) return new AnalysisBacklog(waiting, oldest, 0, listed);
+        await using (var cmd = dataSource.CreateCommand($"""
+            SELECT q.run_id, p.slug, q.queued_at, q.parked_at, q.attempts, q.error
+            FROM analysis_queue q JOIN runs r ON r.id = q.run_id JOIN projects p ON p.id = r.project_id
+            WHERE q.parked_at IS NOT NULL ORDER BY q.parked_at DESC, q.run_id DESC LIMIT {ParkedListed}
+            """))
+        await using (var r = await cmd.ExecuteReaderAsync(ct))
+            while (await r.ReadAsync(ct))
+                listed.Add(new ParkedRun(r.GetInt64("run_id"), r.GetString("slug"), r.GetFieldValue<DateTimeOffset>("queued_at"),
+                    r.GetFieldValue<DateTimeOffset>("parked_at"), r.GetInt32("attempts"), r.IsDBNull("error") ? null : r.GetString("error")));
+        return new AnalysisBacklog(waiting, oldest, parked, listed);
     }
 }

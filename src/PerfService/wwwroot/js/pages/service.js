@@ -36,7 +36,14 @@ async function load() {
     const a = s.analysis;
     clear($('#analysis'), table(['Runs waiting for analysis', 'Oldest waiting (analysis lag)'],
       [[a.runs ? fmtNumber(a.runs) : '0', a.runs && a.oldestSeconds > 300 ? badge(age(a.oldestSeconds), { [age(a.oldestSeconds)]: 'bad' }) : age(a.oldestSeconds)]],
-      'analysis-table'));
+      'analysis-table'),
+    a.parked
+      ? [el('p', { id: 'parked-count' }, badge(`${fmtNumber(a.parked)} parked`, { [`${fmtNumber(a.parked)} parked`]: 'bad' }),
+        ' runs whose analysis failed every attempt; the runs behind them were analysed. Newest first:'),
+      table(['Run', 'Project', 'Stored', 'Parked', 'Attempts', 'Error'], a.parkedRuns.map((p) => [
+        el('a', { href: `run.html?id=${p.runId}` }, `#${p.runId}`), p.project, new Date(p.queuedAt).toLocaleString(),
+        new Date(p.parkedAt).toLocaleString(), String(p.attempts), el('code', {}, p.error ?? '')]), 'parked-table')]
+      : el('p', { class: 'muted', id: 'parked-count' }, 'No run is parked: every analysis succeeded or is still being tried.'));
     clear($('#queues'), s.queues.some((q) => q.length > 0)
       ? table(['Queue', 'Waiting', 'Oldest waiting (analysis lag)'], s.queues.map((q) => [q.queue, fmtNumber(q.length), age(q.oldestSeconds)]), 'queue-table')
       : el('p', { class: 'muted' }, 'No background job is waiting.'));
