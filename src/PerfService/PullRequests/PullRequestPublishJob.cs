@@ -13,7 +13,7 @@ namespace PerfService.PullRequests;
 /// </summary>
 [AutomaticRetry(Attempts = 8, DelaysInSeconds = [30, 60, 120, 300, 600, 1200, 1800, 3600])]
 public sealed class PullRequestPublishJob(
-    PerfDbContext db, NpgsqlDataSource dataSource, IPullRequestReportSource reports, PullRequestPublisher publisher,
+    PerfDbContext db, NpgsqlDataSource dataSource, PullRequestReports reports, PullRequestPublisher publisher,
     GitHubClientProvider clients, IBackgroundJobClient background, ILogger<PullRequestPublishJob> logger)
 {
     public static string Enqueue(IBackgroundJobClient jobs, long projectId, int pullRequest) =>

@@ -1,0 +1,15 @@
+namespace PerfService.Analysis;
+
+public static class AnalysisSetup
+{
+    public static WebApplicationBuilder AddAnalysis(this WebApplicationBuilder builder)
+    {
+        builder.Services.AddSingleton<SeriesReader>();
+        builder.Services.AddSingleton<HistoryBaselineReader>();
+        builder.Services.AddScoped<TargetChecker>();
+        builder.Services.AddScoped<ChangePointUpdater>();
+        builder.Services.AddScoped<AnalysisBatch>();
+        builder.Services.AddScoped<RunAnalysisJob>();
+        return builder;
+    }
+}
