@@ -53,7 +53,7 @@ public class AnalysisBenchmarks
     {
         var cs = await BenchDatabase.MigratedAsync();
         _db = NpgsqlDataSource.Create(cs);
-        _writer = new RunWriter(_db);
+        _writer = new RunWriter(_db, TimeProvider.System);
         // The service's own wiring (scoped job, EF context, alert service); its Hangfire server stays idle, since these
         // runs are written without queueing their analysis.
         // In process, the factory would look for the service's content root next to the solution; pages are not needed.

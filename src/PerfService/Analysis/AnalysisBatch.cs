@@ -17,7 +17,7 @@ public sealed record RunAnalysed(long RunId, DateTimeOffset StoredAt, int Series
 /// per project × profile × branch in one update each, so several runs of a series cost one update of it. Verdicts,
 /// series states and alerts of the whole batch commit together or not at all (a failed batch leaves every run queued).
 /// </summary>
-public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, JobQueue jobQueue, ILogger<AnalysisBatch> logger)
+public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, JobQueue jobQueue, TimeProvider time, ILogger<AnalysisBatch> logger)
 {
     /// <summary>
     /// Analyses <paramref name="runId"/> with up to <paramref name="maxRuns"/> − 1 other waiting main-line runs (oldest
@@ -46,7 +46,7 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         Claimed = batch;
 
         var (analysed, bisecting) = await AnalyseRunsAsync(batch, ct);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         await db.Runs.Where(r => batch.Contains(r.Id) && r.AnalysedAt == null).ExecuteUpdateAsync(s => s.SetProperty(r => r.AnalysedAt, now), ct);
         await db.AnalysisQueue.Where(q => batch.Contains(q.RunId)).ExecuteDeleteAsync(ct);
         await tx.CommitAsync(ct);

@@ -18,7 +18,7 @@ namespace PerfService.Analysis;
 /// </summary>
 [AutomaticRetry(Attempts = 5)]
 public sealed class RunAnalysisJob(PerfDbContext db, AnalysisBatch batch, SubmittedPullRequestRuns submitted, IOptions<BackgroundOptions> options,
-    ILogger<RunAnalysisJob> logger)
+    TimeProvider time, ILogger<RunAnalysisJob> logger)
 {
     public static void Enqueue(IBackgroundJobClient jobs, long runId) => jobs.Enqueue<RunAnalysisJob>(j => j.RunAsync(runId, CancellationToken.None));
 
@@ -39,7 +39,7 @@ public sealed class RunAnalysisJob(PerfDbContext db, AnalysisBatch batch, Submit
         if (run is null)
         {
             activity?.SetTag("perf.outcome", "missing");
-            PerfTelemetry.RunAnalysed(default, System.Diagnostics.Stopwatch.GetElapsedTime(started), 0, "missing");
+            PerfTelemetry.RunAnalysed(null, System.Diagnostics.Stopwatch.GetElapsedTime(started), 0, "missing");
             return;
         }
         // Outside the batch: attaching takes the pull request's lock and must commit before it lets go. Idempotent.
@@ -65,7 +65,7 @@ public sealed class RunAnalysisJob(PerfDbContext db, AnalysisBatch batch, Submit
         if (analysed is null)
         {
             activity?.SetTag("perf.outcome", "coalesced");
-            PerfTelemetry.RunAnalysed(default, took, 0, "coalesced");
+            PerfTelemetry.RunAnalysed(null, took, 0, "coalesced");
             return;
         }
         activity?.SetTag("perf.outcome", analysed[0].Outcome);
@@ -73,7 +73,7 @@ public sealed class RunAnalysisJob(PerfDbContext db, AnalysisBatch batch, Submit
         // Every run of the batch is analysed now: its lag ends here, whichever job took it.
         foreach (var a in analysed)
         {
-            PerfTelemetry.RunAnalysed(a.StoredAt, took, a.Series, a.Outcome);
+            PerfTelemetry.RunAnalysed(a.StoredAt == default ? null : time.GetUtcNow() - a.StoredAt, took, a.Series, a.Outcome);
             if (a.Outcome == "analysed") logger.LogInformation("Analysed run {RunId}: {Count} series updated", a.RunId, a.Series);
         }
     }

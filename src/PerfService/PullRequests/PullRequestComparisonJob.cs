@@ -26,7 +26,7 @@ namespace PerfService.PullRequests;
 [Queue("critical")]
 public sealed class PullRequestComparisonJob(
     PerfDbContext db, PullRequestInputs builder, AlertService alerts, JobScheduler scheduler, IBackgroundJobClient background,
-    ILogger<PullRequestComparisonJob> logger)
+    TimeProvider time, ILogger<PullRequestComparisonJob> logger)
 {
     public static void Enqueue(IBackgroundJobClient jobs, long jobId) => jobs.Enqueue<PullRequestComparisonJob>(j => j.RunAsync(jobId, CancellationToken.None));
 
@@ -120,7 +120,7 @@ public sealed class PullRequestComparisonJob(
     private async Task SaveAsync(Job job, List<PullRequestInput> inputs, IReadOnlyList<Core.Comparison.Verdict> verdicts, CancellationToken ct)
     {
         await db.Verdicts.Where(v => v.JobId == job.Id).ExecuteDeleteAsync(ct);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         for (var i = 0; i < verdicts.Count; i++)
         {
             var v = verdicts[i];
@@ -152,7 +152,7 @@ public sealed class PullRequestComparisonJob(
                 BenchmarkId = inputs[i].BenchmarkId,
                 MeasureId = inputs[i].MeasureId,
                 ProfileId = job.ProfileId,
-                GroupKey = $"pr:{job.PullRequest}:{job.Commit}",
+                GroupKey = AlertGroupKey.PullRequest(job.PullRequest!.Value, job.Commit),
                 FromCommit = job.BaseCommit,
                 ToCommit = job.Commit,
                 Change = Finite(v.Change),

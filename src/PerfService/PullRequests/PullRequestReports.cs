@@ -1,3 +1,4 @@
+using PerfService.Alerts;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Comparison;
 using PerfService.Core.Reports;
@@ -38,8 +39,9 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
             join m in db.Measures on v.MeasureId equals m.Id
             where judged.Contains(v.JobId)
             select new { v, b.Key, Measure = m.Name, m.Unit }).ToListAsync(ct);
+        var groupKey = AlertGroupKey.PullRequest(pullRequest, head);
         var regressionAlerts = await db.Alerts.AsNoTracking()
-            .Where(a => a.ProjectId == projectId && a.Kind == AlertKind.Regression && a.GroupKey == $"pr:{pullRequest}:{head}")
+            .Where(a => a.ProjectId == projectId && a.Kind == AlertKind.Regression && a.GroupKey == groupKey)
             .Select(a => new { a.BenchmarkId, a.MeasureId, a.ProfileId, a.State, a.AlertGroupId }).ToListAsync(ct);
         var acknowledged = regressionAlerts.Where(a => a.State is AlertState.Acknowledged or AlertState.Invalid).ToList();
         long? GroupOf(long benchmark, long measure, long profile) =>

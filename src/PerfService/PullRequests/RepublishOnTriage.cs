@@ -16,9 +16,7 @@ public sealed class RepublishOnTriage(PerfDbContext db, IBackgroundJobClient job
     {
         var keys = await db.Alerts.AsNoTracking().Where(a => alertIds.Contains(a.Id) && a.Project!.GitHubRepository != null)
             .Select(a => new { a.ProjectId, a.GroupKey }).Distinct().ToListAsync(ct);
-        // Pull-request alerts are grouped as "pr:{number}:{head}".
-        foreach (var pull in keys.Select(k => k.GroupKey.Split(':') is ["pr", var number, _] && int.TryParse(number, out var pr) ? (k.ProjectId, pr) : default)
-                     .Where(p => p != default).Distinct())
-            PullRequestPublishJob.Enqueue(jobs, pull.ProjectId, pull.pr);
+        foreach (var pull in keys.Select(k => (k.ProjectId, PullRequest: AlertGroupKey.PullRequestOf(k.GroupKey))).Where(p => p.PullRequest is not null).Distinct())
+            PullRequestPublishJob.Enqueue(jobs, pull.ProjectId, pull.PullRequest!.Value);
     }
 }

@@ -45,9 +45,11 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
     private static readonly string[] ActiveStates = [nameof(JobState.Queued), nameof(JobState.Running)];
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ServiceStatus? _last;
+    // The process's live tallies are reported as counted since this singleton was made (at its first use).
+    private readonly DateTimeOffset _since = time.GetUtcNow();
 
     /// <summary>The database's figures as of the last read (at most SnapshotSeconds old), with this process's live tallies.</summary>
-    public async Task<ServiceStatus> GetAsync(CancellationToken ct) => (await ReadCachedAsync(ct)) with { Publishing = PerfTelemetry.Publishing() };
+    public async Task<ServiceStatus> GetAsync(CancellationToken ct) => (await ReadCachedAsync(ct)) with { Publishing = PerfTelemetry.Publishing(_since) };
 
     private async Task<ServiceStatus> ReadCachedAsync(CancellationToken ct)
     {
@@ -111,6 +113,6 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
             "SELECT count(*), coalesce(extract(epoch FROM now() - min(queued_at)), 0)::float8 FROM analysis_queue"))
         await using (var r = await cmd.ExecuteReaderAsync(ct))
             if (await r.ReadAsync(ct)) analysis = new AnalysisBacklog(r.GetInt64(0), r.GetDouble(1));
-        return new ServiceStatus(now, jobs, agents, queues, background, analysis, PerfTelemetry.Publishing());
+        return new ServiceStatus(now, jobs, agents, queues, background, analysis, PerfTelemetry.Publishing(_since));
     }
 }
