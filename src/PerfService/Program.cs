@@ -25,10 +25,11 @@ builder.AddPerfAuth();
 builder.AddIngestion();
 builder.AddAgentJobs();
 builder.AddAlerts();
-builder.AddComparison();
+builder.AddAnalysis();
 builder.AddBisection();
 builder.AddBackgroundJobs();
 builder.AddGitHub();
+builder.AddPullRequests();
 builder.AddDashboard();
 builder.AddApiReference();
 
@@ -54,6 +55,7 @@ app.MapGitHubWebhook();
 app.MapPullRequestApprovalApi();
 app.MapApiReference();
 app.MapDashboard();
+app.MapAlertsApi();
 app.MapHangfireAdminDashboard();
 
 app.Run();

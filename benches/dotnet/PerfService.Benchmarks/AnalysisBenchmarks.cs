@@ -52,7 +52,7 @@ public class AnalysisBenchmarks
     {
         var cs = await BenchDatabase.MigratedAsync();
         _db = NpgsqlDataSource.Create(cs);
-        _writer = new RunWriter(_db);
+        _writer = new RunWriter(_db, TimeProvider.System);
         // The service's own wiring (the analysis consumer, EF context, alert service).
         // In process, the factory would look for the service's content root next to the solution; pages are not needed.
         if (Environment.GetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE") is null)

@@ -36,7 +36,7 @@ public class IngestBenchmarks
     {
         var cs = await BenchDatabase.MigratedAsync();
         _db = NpgsqlDataSource.Create(cs);
-        _writer = new RunWriter(_db);
+        _writer = new RunWriter(_db, TimeProvider.System);
         await using (var cmd = _db.CreateCommand("""
             INSERT INTO projects (slug, name, default_branch, is_public, created_at) VALUES ('bench', 'bench', 'main', true, now())
             ON CONFLICT (slug) DO UPDATE SET name = excluded.name RETURNING id

@@ -22,7 +22,7 @@ internal static class AlertGroupsEndpoints
         if (project is null) return Problems.ProjectNotFound(slug);
         var groups = db.AlertGroups.AsNoTracking().Where(g => g.ProjectId == project.Id);
         if (string.Equals(state, "open", StringComparison.OrdinalIgnoreCase))
-            groups = groups.Where(g => g.State == AlertState.Active || g.State == AlertState.Acknowledged);
+            groups = groups.WhereOpen();
         else if (!string.IsNullOrEmpty(state))
         {
             if (!Enum.TryParse<AlertState>(state, ignoreCase: true, out var s) || int.TryParse(state, out _))

@@ -69,7 +69,7 @@ public sealed partial class AlertService
     {
         Extend(into, other.FromCommit, other.FromAt, other.ToCommit, other.ToAt);
         into.IssueUrl ??= other.IssueUrl;
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         foreach (var member in await db.Alerts.Where(a => a.AlertGroupId == other.Id).ToListAsync(ct))
         {
             member.AlertGroupId = into.Id;
@@ -114,7 +114,7 @@ public sealed partial class AlertService
         if (ids.Length == 0) return;
         var states = await db.Alerts.Where(a => a.AlertGroupId != null && ids.Contains(a.AlertGroupId.Value))
             .Select(a => new { Group = a.AlertGroupId!.Value, a.State }).Distinct().ToListAsync(ct);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         foreach (var group in await db.AlertGroups.Where(g => ids.Contains(g.Id)).ToListAsync(ct))
         {
             group.State = Derive(states.Where(s => s.Group == group.Id).Select(s => s.State).ToList());
@@ -129,10 +129,10 @@ public sealed partial class AlertService
         : members.Contains(AlertState.Fixed) ? AlertState.Fixed
         : members.Count > 0 ? AlertState.Invalid : AlertState.Active;
 
-    // Pull-request regressions are grouped as "pr:{number}:{head}": a head is not on the default branch, so its range
+    // Pull-request regressions are grouped by pull request and head: a head is not on the default branch, so its range
     // cannot be placed among main's; it groups with the other regressions of the same head.
     private static string ScopeOf(Alert alert) =>
-        alert.Kind == AlertKind.Regression && alert.GroupKey.StartsWith("pr:", StringComparison.Ordinal) ? alert.GroupKey : AlertGroup.MainScope;
+        alert.Kind == AlertKind.Regression && AlertGroupKey.IsPullRequest(alert.GroupKey) ? alert.GroupKey : AlertGroup.MainScope;
 
     /// <summary>
     /// The range as (exclusive, inclusive] bounds on the series clock. An alert at one commit (a failed target) covers

@@ -9,7 +9,7 @@ namespace PerfService.Alerts;
 /// narrows their ranges and records every change as an <see cref="AlertEvent"/> with who, when and why. Change points,
 /// targets, pull-request verdicts, bisection, triage from the API and acknowledgements from GitHub all come through here.
 /// </summary>
-public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService> logger)
+public sealed partial class AlertService(PerfDbContext db, TimeProvider time, ILogger<AlertService> logger)
 {
     public const string System = "perfservice";
 
@@ -30,10 +30,9 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
         await using var tx = db.Database.CurrentTransaction is null ? await db.Database.BeginTransactionAsync(ct) : null;
         var projectIds = candidates.Select(a => a.ProjectId).Distinct().ToArray();
         var keys = candidates.Select(a => a.GroupKey).Distinct().ToArray();
-        var open = await db.Alerts.Where(a => projectIds.Contains(a.ProjectId) && keys.Contains(a.GroupKey)
-            && (a.State == AlertState.Active || a.State == AlertState.Acknowledged)).ToListAsync(ct);
+        var open = await db.Alerts.Where(a => projectIds.Contains(a.ProjectId) && keys.Contains(a.GroupKey)).WhereOpen().ToListAsync(ct);
 
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         var result = new List<Alert>(candidates.Count);
         var opened = new List<Alert>();
         var reasons = new List<string>();
@@ -68,7 +67,7 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
     public async Task ChangeStateAsync(Alert alert, AlertState state, string actor, string? reason, CancellationToken ct)
     {
         if (alert.State == state) return;
-        Transition(alert, state, actor, reason, DateTimeOffset.UtcNow);
+        Transition(alert, state, actor, reason, time.GetUtcNow());
         await db.SaveChangesAsync(ct);
         await RefreshGroupStatesAsync([alert], ct);
     }
@@ -81,7 +80,7 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
         CancellationToken ct)
     {
         if (alerts.Count == 0) return;
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         foreach (var alert in alerts)
         {
             Transition(alert, state, actor, reason, now);
@@ -95,7 +94,7 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
     /// whatever else the caller changed with it.</summary>
     public async Task NoteAsync(Alert alert, string reason, CancellationToken ct)
     {
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         db.AlertEvents.Add(new AlertEvent { AlertId = alert.Id, FromState = alert.State, ToState = alert.State, Actor = System, Reason = reason, At = now });
         await db.SaveChangesAsync(ct);
     }
@@ -106,7 +105,7 @@ public sealed partial class AlertService(PerfDbContext db, ILogger<AlertService>
     /// </summary>
     public async Task NarrowedAsync(Alert alert, string oldFrom, string oldTo, string how, CancellationToken ct)
     {
-        alert.UpdatedAt = DateTimeOffset.UtcNow;
+        alert.UpdatedAt = time.GetUtcNow();
         db.AlertEvents.Add(new AlertEvent
         {
             AlertId = alert.Id, FromState = alert.State, ToState = alert.State, Actor = System, At = alert.UpdatedAt,

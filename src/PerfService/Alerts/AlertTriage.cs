@@ -11,7 +11,7 @@ namespace PerfService.Alerts;
 
 /// <summary>
 /// Triage from the API: validates the request, has <see cref="AlertService"/> change one alert or every member of a
-/// group (recording who did it and why), then tells the listeners.
+/// group (recording who did it and why), then runs the follow-ups (<see cref="ITriageFollowUp"/>).
 /// </summary>
 internal sealed class AlertTriage(PerfDbContext db, AlertService alerts, IServiceProvider services, ILogger<AlertTriage> logger)
 {
@@ -57,30 +57,30 @@ internal sealed class AlertTriage(PerfDbContext db, AlertService alerts, IServic
     }
 
     /// <summary>
-    /// Listeners are resolved only now, after the commit: a request that fails validation builds none, and a listener
-    /// that cannot even be constructed is logged like one that throws, instead of turning a committed change into a 500.
+    /// The follow-ups are resolved only now, after the commit: a request that fails validation builds none, and one that
+    /// cannot even be constructed is logged like one that throws, instead of turning a committed change into a 500.
     /// </summary>
     private async Task NotifyAsync(IReadOnlyList<long> ids, CancellationToken ct)
     {
-        IEnumerable<IAlertStateListener> listeners;
+        IEnumerable<ITriageFollowUp> followUps;
         try
         {
-            listeners = services.GetServices<IAlertStateListener>().ToList();
+            followUps = services.GetServices<ITriageFollowUp>().ToList();
         }
         catch (Exception e)
         {
-            logger.LogWarning(e, "Alert state listeners could not be created for alerts {AlertIds}", ids);
+            logger.LogWarning(e, "Triage follow-ups could not be created for alerts {AlertIds}", ids);
             return;
         }
-        foreach (var listener in listeners)
+        foreach (var followUp in followUps)
         {
             try
             {
-                await listener.OnAlertsChangedAsync(ids, ct);
+                await followUp.AfterTriageAsync(ids, ct);
             }
             catch (Exception e) when (e is not OperationCanceledException)
             {
-                logger.LogWarning(e, "Alert state listener {Listener} failed for alerts {AlertIds}", listener.GetType().Name, ids);
+                logger.LogWarning(e, "Triage follow-up {FollowUp} failed for alerts {AlertIds}", followUp.GetType().Name, ids);
             }
         }
     }

@@ -1,4 +1,5 @@
 using PerfService.Auth;
+using PerfService.Hosting.Http;
 
 namespace PerfService.Alerts;
 
@@ -15,8 +16,9 @@ public static class AlertsApi
         return builder;
     }
 
-    public static RouteGroupBuilder MapAlertsApi(this RouteGroupBuilder api)
+    public static RouteGroupBuilder MapAlertsApi(this IEndpointRouteBuilder app)
     {
+        var api = app.MapGroup("/api/v1").RequireRateLimiting(DashboardRateLimiting.Policy);
         var alerts = api.MapGroup("/alerts").WithTags("Alerts");
         alerts.MapGet("", AlertsEndpoints.List).WithSummary("List alerts, newest first");
         alerts.MapGet("/{alertId:long}", AlertsEndpoints.Get).WithSummary("Get an alert with its history");

@@ -27,7 +27,7 @@ internal static class AlertsEndpoints
         if (project is not null) projects = projects.Where(p => p.Slug == project);
         alerts = alerts.Where(a => projects.Any(p => p.Id == a.ProjectId));
         if (string.Equals(state, "open", StringComparison.OrdinalIgnoreCase))
-            alerts = alerts.Where(a => a.State == AlertState.Active || a.State == AlertState.Acknowledged);
+            alerts = alerts.WhereOpen();
         else if (!string.IsNullOrEmpty(state))
         {
             if (!Enum.TryParse<AlertState>(state, ignoreCase: true, out var s) || int.TryParse(state, out _))

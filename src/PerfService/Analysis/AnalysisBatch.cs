@@ -22,7 +22,7 @@ public sealed record ClaimedRun(long RunId, string? TraceParent);
 /// series of all the runs are updated per project × profile × branch in one update each, so several runs of a series
 /// cost one update of it. Verdicts, series states and alerts of the whole batch commit together or not at all.
 /// </summary>
-public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, JobQueue jobQueue, ILogger<AnalysisBatch> logger)
+public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, JobQueue jobQueue, TimeProvider time, ILogger<AnalysisBatch> logger)
 {
     /// <summary>
     /// Claims up to <paramref name="maxRuns"/> waiting runs, oldest first, in the caller's transaction. Left to be
@@ -67,7 +67,7 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         using var activity = PerfTelemetry.StartAnalysis([.. runs.Select(r => (r.RunId, r.TraceParent))]);
         var batch = runs.Select(r => r.RunId).ToArray();
         var (analysed, bisecting) = await AnalyseRunsAsync(batch, ct);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         await db.Runs.Where(r => batch.Contains(r.Id) && r.AnalysedAt == null).ExecuteUpdateAsync(s => s.SetProperty(r => r.AnalysedAt, now), ct);
         await db.AnalysisQueue.Where(q => batch.Contains(q.RunId)).ExecuteDeleteAsync(ct);
         await tx.CommitAsync(ct);

@@ -1,4 +1,5 @@
 using Microsoft.EntityFrameworkCore;
+using PerfService.Alerts;
 using PerfService.Data;
 using PerfService.Data.Entities;
 
@@ -18,7 +19,7 @@ public sealed partial class ChangePointUpdater
         public async Task<List<Alert>> OfAsync(SeriesId id, CancellationToken ct)
         {
             _bySeries ??= await LoadAsync(ct);
-            return _bySeries.TryGetValue((id.BenchmarkId, id.MeasureId), out var list) ? list.Where(IsOpen).ToList() : [];
+            return _bySeries.TryGetValue((id.BenchmarkId, id.MeasureId), out var list) ? list.Where(a => a.State.IsOpen()).ToList() : [];
         }
 
         public void Opened(Alert alert)
@@ -28,16 +29,13 @@ public sealed partial class ChangePointUpdater
             if (!list.Contains(alert)) list.Add(alert);
         }
 
-        private static bool IsOpen(Alert a) => a.State is AlertState.Active or AlertState.Acknowledged;
-
         private async Task<Dictionary<(long, long), List<Alert>>> LoadAsync(CancellationToken ct)
         {
             var profileId = series[0].ProfileId;
             var benchmarkIds = series.Select(s => s.BenchmarkId).Distinct().ToList();
             var wanted = series.Select(s => (s.BenchmarkId, s.MeasureId)).ToHashSet();
             var alerts = await db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint && a.ProfileId == profileId
-                && a.BenchmarkId != null && benchmarkIds.Contains(a.BenchmarkId.Value)
-                && (a.State == AlertState.Active || a.State == AlertState.Acknowledged)).ToListAsync(ct);
+                && a.BenchmarkId != null && benchmarkIds.Contains(a.BenchmarkId.Value)).WhereOpen().ToListAsync(ct);
             return alerts.Where(a => wanted.Contains((a.BenchmarkId!.Value, a.MeasureId ?? 0)))
                 .GroupBy(a => (a.BenchmarkId!.Value, a.MeasureId ?? 0)).ToDictionary(g => g.Key, g => g.ToList());
         }

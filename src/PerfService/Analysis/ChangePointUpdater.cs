@@ -252,7 +252,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         var from = points[a.Index - 1].Commit;
         var to = points[a.Index].Commit;
         var sign = a.Magnitude >= 0 ? "+" : "";
-        alert.GroupKey = $"range:{Short(from)}..{Short(to)}";
+        alert.GroupKey = AlertGroupKey.Range(from, to);
         alert.FromCommit = from;
         alert.ToCommit = to;
         alert.Summary = string.Create(CultureInfo.InvariantCulture,

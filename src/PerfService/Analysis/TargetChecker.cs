@@ -72,13 +72,13 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
         string? commit = null;
         foreach (var group in outcomes.GroupBy(o => o.Target.Name))
         {
-            var key = $"target:{group.Key}:{profile}";
+            var key = AlertGroupKey.Target(group.Key, profile);
             var failed = group.Where(o => o.Status == TargetStatus.Fail).ToList();
             if (failed.Count > 0)
             {
                 // One alert per target and profile while it keeps failing, whichever benchmark fails it next.
-                if (await db.Alerts.AnyAsync(a => a.ProjectId == run.ProjectId && a.Kind == AlertKind.Target && a.GroupKey == key
-                        && (a.State == AlertState.Active || a.State == AlertState.Acknowledged), ct)) continue;
+                if (await db.Alerts.Where(a => a.ProjectId == run.ProjectId && a.Kind == AlertKind.Target && a.GroupKey == key).WhereOpen().AnyAsync(ct))
+                    continue;
                 // The alert names what broke the target: the first failing benchmark (its series) and the run's commit.
                 var first = failed[0];
                 var broke = results.FirstOrDefault(r => r.Result.Key == first.Benchmark
@@ -107,8 +107,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
             }
             else if (group.All(o => o.Status == TargetStatus.Pass))
             {
-                foreach (var open in await db.Alerts.Where(a => a.ProjectId == run.ProjectId && a.GroupKey == key
-                             && (a.State == AlertState.Active || a.State == AlertState.Acknowledged)).ToListAsync(ct))
+                foreach (var open in await db.Alerts.Where(a => a.ProjectId == run.ProjectId && a.GroupKey == key).WhereOpen().ToListAsync(ct))
                     await alerts.ChangeStateAsync(open, AlertState.Fixed, AlertService.System, $"target passes again in run {run.Id}", ct);
             }
         }

@@ -32,7 +32,7 @@ public static class ApiReferenceSetup
     public static WebApplication MapApiReference(this WebApplication app)
     {
         // The document is built from every endpoint's metadata on each request: not free, so rate-limited.
-        app.MapOpenApi().RequireRateLimiting(Dashboard.DashboardRateLimiting.Policy);
+        app.MapOpenApi().RequireRateLimiting(Hosting.Http.DashboardRateLimiting.Policy);
         // The page and its script come from the package (embedded). Nothing goes to another origin: the default fonts
         // (Scalar's CDN), the telemetry ping, the AI agent and MCP, and the hosted developer tools are off.
         app.MapScalarApiReference(ReferencePath, o => o

@@ -43,8 +43,9 @@ public static class TokenCli
         command.SetAction(async (parse, ct) => await RunAsync(parse, async (db, output) =>
         {
             var bound = await TokenCommands.ProjectAsync(db, parse.GetValue(project), parse.GetValue(projectId));
-            DateTimeOffset? until = parse.GetValue(expires) is { } e ? TokenCommands.ParseExpiry(e, DateTimeOffset.UtcNow) : null;
-            await output.WriteLineAsync(await TokenCommands.CreateAsync(db, parse.GetValue(name)!, parse.GetValue(scopes)!, bound, until));
+            var time = services.GetRequiredService<TimeProvider>();
+            DateTimeOffset? until = parse.GetValue(expires) is { } e ? TokenCommands.ParseExpiry(e, time.GetUtcNow()) : null;
+            await output.WriteLineAsync(await TokenCommands.CreateAsync(db, parse.GetValue(name)!, parse.GetValue(scopes)!, bound, until, time));
         }, services));
         return command;
     }
@@ -68,7 +69,7 @@ public static class TokenCli
         command.SetAction(async (parse, ct) => await RunAsync(parse, async (db, output) =>
         {
             var n = parse.GetValue(name)!;
-            await output.WriteLineAsync($"revoked {await TokenCommands.RevokeAsync(db, n)} token(s) named '{n}'");
+            await output.WriteLineAsync($"revoked {await TokenCommands.RevokeAsync(db, n, services.GetRequiredService<TimeProvider>())} token(s) named '{n}'");
         }, services));
         return command;
     }

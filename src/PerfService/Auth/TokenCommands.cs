@@ -8,7 +8,7 @@ namespace PerfService.Auth;
 public static class TokenCommands
 {
     public static async Task<string> CreateAsync(PerfDbContext db, string name, IReadOnlyList<string> scopes, long? projectId = null,
-        DateTimeOffset? expiresAt = null)
+        DateTimeOffset? expiresAt = null, TimeProvider? time = null)
     {
         var unknown = scopes.Except(Scopes.All).ToList();
         if (unknown.Count > 0) throw new ArgumentException($"unknown scope(s) {string.Join(", ", unknown)}; known: {string.Join(", ", Scopes.All)}");
@@ -21,7 +21,7 @@ public static class TokenCommands
             Hash = TokenHasher.Hash(secret),
             Scopes = scopes.Distinct().ToArray(),
             ProjectId = projectId,
-            CreatedAt = DateTimeOffset.UtcNow,
+            CreatedAt = (time ?? TimeProvider.System).GetUtcNow(),
             ExpiresAt = expiresAt,
         });
         await db.SaveChangesAsync();
@@ -59,7 +59,7 @@ public static class TokenCommands
         throw new ArgumentException($"--expires '{text}': give a lifetime such as 90d or 12h, or a future date such as 2027-03-01");
     }
 
-    public static Task<int> RevokeAsync(PerfDbContext db, string name) =>
+    public static Task<int> RevokeAsync(PerfDbContext db, string name, TimeProvider? time = null) =>
         db.Tokens.Where(t => t.Name == name && t.RevokedAt == null)
-            .ExecuteUpdateAsync(s => s.SetProperty(t => t.RevokedAt, DateTimeOffset.UtcNow));
+            .ExecuteUpdateAsync(s => s.SetProperty(t => t.RevokedAt, (time ?? TimeProvider.System).GetUtcNow()));
 }

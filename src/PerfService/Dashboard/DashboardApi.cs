@@ -1,4 +1,3 @@
-using PerfService.Alerts;
 using PerfService.Hosting.Http;
 
 namespace PerfService.Dashboard;
@@ -6,8 +5,7 @@ namespace PerfService.Dashboard;
 /// <summary>
 /// The read side of the history: what the dashboard's pages fetch, also for scripts (JSON, or CSV with format=csv or
 /// Accept: text/csv; the series also as columns with format=columns). Public projects are readable anonymously; private
-/// ones need a read or admin token. Alert triage needs a token with scope read or admin (the people who look at the
-/// dashboard are the ones who triage), and records the token's name as the actor.
+/// ones need a read or admin token.
 /// </summary>
 public static class DashboardApi
 {
@@ -22,7 +20,6 @@ public static class DashboardApi
             .WithDescription(SeriesOpenApi.Description).AddOpenApiOperationTransformer(SeriesOpenApi.DescribeResponsesAsync);
         api.MapGet("/projects/{slug}/compare", CompareEndpoint.Get).WithSummary("Compare two commits or runs benchmark by benchmark");
 
-        api.MapAlertsApi();
         return api;
     }
 }

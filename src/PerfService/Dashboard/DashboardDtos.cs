@@ -1,8 +1,5 @@
 namespace PerfService.Dashboard;
 
-/// <summary>A page of a list; <paramref name="Next"/> is the URL of the following page, null on the last.</summary>
-public sealed record Page<T>(IReadOnlyList<T> Items, string? Next);
-
 public sealed record MeasureDto(string Name, string Unit, string Direction);
 
 public sealed record ProjectSummaryDto(string Slug, string Name, string DefaultBranch, bool IsPublic, string? RepositoryUrl);

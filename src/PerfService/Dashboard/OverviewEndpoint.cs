@@ -1,3 +1,4 @@
+using PerfService.Alerts;
 using System.Security.Claims;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
@@ -31,7 +32,7 @@ internal static class OverviewEndpoint
             .Select(t => new { t.RunId, t.Name, t.Actual, t.Limit, t.Detail })
             .ToListAsync(ct);
         var profileOf = latest.ToDictionary(r => r.RunId, r => r.Profile);
-        var alerts = await db.Alerts.AsNoTracking().Where(a => a.ProjectId == project.Id && (a.State == AlertState.Active || a.State == AlertState.Acknowledged))
+        var alerts = await db.Alerts.AsNoTracking().Where(a => a.ProjectId == project.Id).WhereOpen()
             .GroupBy(a => a.State).Select(g => new { State = g.Key, Count = g.Count() }).ToListAsync(ct);
         var branches = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id).OrderBy(b => b.Name).Select(b => b.Name).ToListAsync(ct);
 

@@ -18,7 +18,7 @@ public static class CheckRuns
 
     public static string Name(string project) => $"PerfService / {project}";
 
-    public static async Task UpsertAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, PullRequestComment row, string body)
+    public static async Task UpsertAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, PullRequestComment row, string body, DateTimeOffset now)
     {
         var counts = ReportCounts.Of(report);
         var status = CommitStatusSummary.From(report);
@@ -42,7 +42,7 @@ public static class CheckRuns
             {
                 await github.Check.Run.Update(repo.Owner, repo.Name, id, new CheckRunUpdate
                 {
-                    Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : DateTimeOffset.UtcNow,
+                    Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : now,
                     Output = output, DetailsUrl = details, Actions = actions,
                 });
                 return;
@@ -54,8 +54,8 @@ public static class CheckRuns
         }
         var created = await github.Check.Run.Create(repo.Owner, repo.Name, new NewCheckRun(Name(report.Project), report.HeadCommit)
         {
-            Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : DateTimeOffset.UtcNow,
-            StartedAt = DateTimeOffset.UtcNow, Output = output, DetailsUrl = details, ExternalId = report.Project, Actions = actions,
+            Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : now,
+            StartedAt = now, Output = output, DetailsUrl = details, ExternalId = report.Project, Actions = actions,
         });
         row.CheckRunId = created.Id;
         row.CheckRunHead = report.HeadCommit;

@@ -15,7 +15,7 @@ namespace PerfService.GitHub;
 /// comment, never with a new comment.
 /// </summary>
 public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions actions, PullRequestApprovals approvals, GitHubPermissions permissions,
-    GitHubClientProvider clients, GitHubRetry retry, Hangfire.IBackgroundJobClient background, ILogger<GitHubInteractions> logger)
+    GitHubClientProvider clients, GitHubRetry retry, Hangfire.IBackgroundJobClient background, TimeProvider time, ILogger<GitHubInteractions> logger)
 {
     public const string HelpText = """
         **PerfService commands** (for people with write access):
@@ -153,7 +153,7 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
     private async Task AddNoteAsync(long projectId, int pr, string note, bool replaceSame, CancellationToken ct)
     {
         var row = await db.PullRequestComments.FirstOrDefaultAsync(c => c.ProjectId == projectId && c.PullRequest == pr, ct);
-        if (row is null) db.PullRequestComments.Add(row = new PullRequestComment { ProjectId = projectId, PullRequest = pr, UpdatedAt = DateTimeOffset.UtcNow });
+        if (row is null) db.PullRequestComments.Add(row = new PullRequestComment { ProjectId = projectId, PullRequest = pr, UpdatedAt = time.GetUtcNow() });
         if (replaceSame && row.Notes?.Contains(note, StringComparison.Ordinal) == true) return;
         var notes = string.IsNullOrEmpty(row.Notes) ? note : row.Notes + "\n\n" + note;
         // The oldest notes go first when they grow too long.

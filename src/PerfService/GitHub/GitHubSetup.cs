@@ -1,11 +1,12 @@
-using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 using PerfService.Hosting.Http;
-using PerfService.PullRequests;
 
 namespace PerfService.GitHub;
 
-/// <summary>GitHub in (webhook: jobs for pull requests and default-branch pushes) and out (comment, check and commit status).</summary>
+/// <summary>
+/// The GitHub transport: in (the webhook, verified and de-duplicated, dispatched to the pull-request feature, default-branch
+/// pushes and interactions) and out (client and App tokens, retries, comment, check and commit status).
+/// </summary>
 public static class GitHubSetup
 {
     public static WebApplicationBuilder AddGitHub(this WebApplicationBuilder builder)
@@ -16,19 +17,9 @@ public static class GitHubSetup
         builder.Services.AddSingleton<GitHubClientProvider>();
         builder.Services.AddSingleton<GitHubRetry>();
         builder.Services.AddScoped<WebhookDispatcher>();
-        builder.Services.AddSingleton<PullRequestHeads>();
-        builder.Services.AddScoped<PullRequestApprovals>();
         builder.Services.AddSingleton<GitHubPermissions>();
-        builder.Services.AddScoped<PullRequestActions>();
         builder.Services.AddScoped<GitHubInteractions>();
-        builder.Services.AddTransient<PullRequestNoticeJob>();
         builder.Services.AddScoped<PullRequestPublisher>();
-        builder.Services.AddScoped<PublishOnChange>();
-        builder.Services.AddScoped<IPullRequestListener>(sp => sp.GetRequiredService<PublishOnChange>());
-        builder.Services.AddScoped<Alerts.IAlertStateListener>(sp => sp.GetRequiredService<PublishOnChange>());
-        builder.Services.AddTransient<PullRequestPublishJob>();
-        // The real source is registered by the comparison feature (AddScoped after this call wins).
-        builder.Services.TryAddScoped<IPullRequestReportSource, NoPullRequestReports>();
         return builder;
     }
 

@@ -20,7 +20,7 @@ public static class GitHubWebhook
     public const long MaxBodyBytes = 25 * 1024 * 1024;
 
     public static async Task<Results<Ok<WebhookReply>, Accepted<WebhookReply>, ValidationProblem, ProblemHttpResult>> Receive(
-        HttpRequest request, IOptions<GitHubOptions> options, PerfDbContext db, WebhookDispatcher dispatcher, CancellationToken ct)
+        HttpRequest request, IOptions<GitHubOptions> options, PerfDbContext db, WebhookDispatcher dispatcher, TimeProvider time, CancellationToken ct)
     {
         if (request.ContentLength > MaxBodyBytes) return TooLarge();
         var body = await ReadCappedAsync(request.Body, ct);
@@ -40,7 +40,7 @@ public static class GitHubWebhook
 
         // Insert first: of two concurrent copies of one delivery, exactly one gets the row and acts. Either unique index
         // (delivery id, body hash) makes a copy a no-op.
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         var hash = Convert.ToHexStringLower(SHA256.HashData(body));
         var inserted = await db.Database.ExecuteSqlAsync(
             $"INSERT INTO webhook_deliveries (delivery_id, event, body_sha256, received_at) VALUES ({delivery}, {eventName}, {hash}, {now}) ON CONFLICT DO NOTHING", ct);

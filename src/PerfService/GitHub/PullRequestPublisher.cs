@@ -21,7 +21,7 @@ public sealed record GitHubRepo(string Owner, string Name)
 /// (comment id, body hash, head, state), so an unchanged report posts nothing and a retried job updates, never duplicates.
 /// </summary>
 public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider clients, GitHubRetry retry, Microsoft.Extensions.Options.IOptions<GitHubOptions> options,
-    ILogger<PullRequestPublisher> logger)
+    TimeProvider time, ILogger<PullRequestPublisher> logger)
 {
     public async Task PublishAsync(long projectId, GitHubRepo repo, PullRequestReport report, CancellationToken ct)
     {
@@ -52,7 +52,7 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
                 TargetUrl = MarkdownText.Url(report.DashboardUrl),
             }), ct);
             // Then the check run (Apps only); the state is saved after both, so a retry redoes whichever failed.
-            if (checks) await retry.RunAsync("check run", () => CheckRuns.UpsertAsync(github, repo, report, row, body), ct);
+            if (checks) await retry.RunAsync("check run", () => CheckRuns.UpsertAsync(github, repo, report, row, body, time.GetUtcNow()), ct);
             row.HeadCommit = report.HeadCommit;
             row.LastState = state;
             await SaveAsync(row, ct);
@@ -129,7 +129,7 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
 
     private Task SaveAsync(PullRequestComment row, CancellationToken ct)
     {
-        row.UpdatedAt = DateTimeOffset.UtcNow;
+        row.UpdatedAt = time.GetUtcNow();
         return db.SaveChangesAsync(ct);
     }
 }

@@ -10,7 +10,7 @@ public static class HealthEndpoints
         app.MapHealthChecks("/healthz", new HealthCheckOptions { Predicate = _ => false });
         // /readyz queries the database: rate-limited like every route that does, so it cannot be used to load it.
         app.MapHealthChecks("/readyz", new HealthCheckOptions { Predicate = c => c.Tags.Contains("ready") })
-            .RequireRateLimiting(Dashboard.DashboardRateLimiting.Policy);
+            .RequireRateLimiting(Hosting.Http.DashboardRateLimiting.Policy);
         return app;
     }
 }

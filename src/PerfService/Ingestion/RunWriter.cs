@@ -12,7 +12,7 @@ namespace PerfService.Ingestion;
 /// PostgreSQL. A concurrent post with the same idempotency key loses the race on the unique index and returns the
 /// winner's run.
 /// </summary>
-public sealed class RunWriter(NpgsqlDataSource dataSource)
+public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
 {
     private readonly BenchmarkIds _benchmarkIds = new();
 
@@ -52,7 +52,7 @@ public sealed class RunWriter(NpgsqlDataSource dataSource)
             await using (var memory = new NpgsqlCommand($"SET LOCAL work_mem = '{TransitionTableMemory.KilobytesFor(w.Parsed.Results)}kB'", conn))
                 await memory.ExecuteNonQueryAsync(ct);
             var m = w.Metadata;
-            var now = DateTimeOffset.UtcNow;
+            var now = time.GetUtcNow();
             var role = RunRoles.Parse(m.Role);
             // Base rounds of a pull-request job measure the base commit for that comparison only: they stay out of
             // every branch's history.

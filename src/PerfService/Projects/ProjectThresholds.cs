@@ -17,7 +17,7 @@ public static class ProjectThresholds
         TypedResults.Ok(await ReadAsync(db, http.Project().Id, ct)); // {slug} resolved and checked by ProjectAccess
 
     public static async Task<Results<Ok<ThresholdOverridesDto>, ValidationProblem, NotFound>> ReplaceAsync(
-        string slug, ReplaceThresholdsRequest request, PerfDbContext db, CancellationToken ct)
+        string slug, ReplaceThresholdsRequest request, PerfDbContext db, TimeProvider time, CancellationToken ct)
     {
         var errors = Validate(request);
         if (errors.Count > 0) return TypedResults.ValidationProblem(errors);
@@ -30,7 +30,7 @@ public static class ProjectThresholds
         var projectId = locked[0];
 
         await db.ThresholdOverrides.Where(t => t.ProjectId == projectId).ExecuteDeleteAsync(ct);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         db.ThresholdOverrides.AddRange(request.Thresholds!.Select(r => new ThresholdOverride
         {
             ProjectId = projectId,

@@ -46,7 +46,7 @@ public static partial class ProjectsApi
     }
 
     private static async Task<Results<Created<ProjectDto>, ValidationProblem, Conflict<string>>> CreateProject(
-        CreateProjectRequest request, PerfDbContext db, CancellationToken ct)
+        CreateProjectRequest request, PerfDbContext db, TimeProvider time, CancellationToken ct)
     {
         if (string.IsNullOrWhiteSpace(request.Slug) || !SlugPattern().IsMatch(request.Slug))
             return TypedResults.ValidationProblem(new Dictionary<string, string[]>
@@ -71,7 +71,7 @@ public static partial class ProjectsApi
             Bisect = request.Bisect ?? false,
             RoundBudget = request.RoundBudget is >= 1 and <= 100 ? request.RoundBudget : null,
             IncludeProfileMismatch = request.IncludeProfileMismatch ?? false,
-            CreatedAt = DateTimeOffset.UtcNow,
+            CreatedAt = time.GetUtcNow(),
         };
         PullRequestSettings.Apply(project, request.PullRequests);
         db.Projects.Add(project);
@@ -81,7 +81,7 @@ public static partial class ProjectsApi
 
     internal static ProjectDto ToDto(this Project p) =>
         new(p.Id, p.Slug, p.Name, RepositoryUrl.Redact(p.RepositoryUrl), p.DefaultBranch, p.IsPublic, p.GitHubRepository, p.Bisect, p.EffectiveRoundBudget, p.IncludeProfileMismatch,
-            new PullRequestSettingsDto(p.PullRequestPolicy.ToString().ToLowerInvariant(), p.ApprovalLabel));
+            new PullRequestSettingsDto(PullRequestSettings.Name(p.PullRequestPolicy), p.ApprovalLabel));
 
     [GeneratedRegex("^[a-z0-9][a-z0-9._-]{0,99}$")]
     private static partial Regex SlugPattern();

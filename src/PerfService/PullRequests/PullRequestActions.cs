@@ -56,7 +56,7 @@ public sealed class PullRequestActions(PerfDbContext db, AlertService alertServi
     {
         var head = await HeadAsync(projectId, pullRequest, ct);
         if (head is null) return 0;
-        var groupKey = $"pr:{pullRequest}:{head.HeadCommit}";
+        var groupKey = AlertGroupKey.PullRequest(pullRequest, head.HeadCommit);
         var alerts = await (
             from a in db.Alerts
             join b in db.Benchmarks on a.BenchmarkId equals b.Id

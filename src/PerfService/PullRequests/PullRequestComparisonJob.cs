@@ -25,8 +25,8 @@ namespace PerfService.PullRequests;
 [AutomaticRetry(Attempts = 5)]
 [Queue("critical")]
 public sealed class PullRequestComparisonJob(
-    PerfDbContext db, PullRequestInputs builder, AlertService alerts, JobScheduler scheduler, IEnumerable<IPullRequestListener> listeners,
-    ILogger<PullRequestComparisonJob> logger)
+    PerfDbContext db, PullRequestInputs builder, AlertService alerts, JobScheduler scheduler, IBackgroundJobClient background,
+    TimeProvider time, ILogger<PullRequestComparisonJob> logger)
 {
     public static void Enqueue(IBackgroundJobClient jobs, long jobId) => jobs.Enqueue<PullRequestComparisonJob>(j => j.RunAsync(jobId, CancellationToken.None));
 
@@ -81,7 +81,8 @@ public sealed class PullRequestComparisonJob(
             await scheduler.EnqueueAsync(new JobRequest(project.Slug, job.Commit, job.BaseCommit, job.Branch, job.PullRequest, job.Suites,
                 [profile], rerunRounds, job.Quick, JobKind.Rerun), ct);
         }
-        foreach (var listener in listeners) await listener.OnPullRequestChangedAsync(project.Id, job.PullRequest.Value, ct);
+        // New verdicts: the comment and the status follow, where the project is connected to GitHub.
+        if (project.GitHubRepository is not null) PullRequestPublishJob.Enqueue(background, project.Id, job.PullRequest.Value);
     }
 
     /// <summary>
@@ -119,7 +120,7 @@ public sealed class PullRequestComparisonJob(
     private async Task SaveAsync(Job job, List<PullRequestInput> inputs, IReadOnlyList<Core.Comparison.Verdict> verdicts, CancellationToken ct)
     {
         await db.Verdicts.Where(v => v.JobId == job.Id).ExecuteDeleteAsync(ct);
-        var now = DateTimeOffset.UtcNow;
+        var now = time.GetUtcNow();
         for (var i = 0; i < verdicts.Count; i++)
         {
             var v = verdicts[i];
@@ -151,7 +152,7 @@ public sealed class PullRequestComparisonJob(
                 BenchmarkId = inputs[i].BenchmarkId,
                 MeasureId = inputs[i].MeasureId,
                 ProfileId = job.ProfileId,
-                GroupKey = $"pr:{job.PullRequest}:{job.Commit}",
+                GroupKey = AlertGroupKey.PullRequest(job.PullRequest!.Value, job.Commit),
                 FromCommit = job.BaseCommit,
                 ToCommit = job.Commit,
                 Change = Finite(v.Change),
@@ -168,10 +169,4 @@ public sealed class PullRequestComparisonJob(
     }
 
     private static double? Finite(double x) => double.IsFinite(x) ? x : null;
-}
-
-/// <summary>Told when a pull request's verdicts or alerts change (the GitHub publisher listens).</summary>
-public interface IPullRequestListener
-{
-    Task OnPullRequestChangedAsync(long projectId, int pullRequest, CancellationToken ct);
 }

@@ -13,8 +13,8 @@ namespace PerfService.PullRequests;
 /// </summary>
 [AutomaticRetry(Attempts = 8, DelaysInSeconds = [30, 60, 120, 300, 600, 1200, 1800, 3600])]
 public sealed class PullRequestPublishJob(
-    PerfDbContext db, NpgsqlDataSource dataSource, IPullRequestReportSource reports, PullRequestPublisher publisher,
-    GitHubClientProvider clients, IBackgroundJobClient background, ILogger<PullRequestPublishJob> logger)
+    PerfDbContext db, NpgsqlDataSource dataSource, PullRequestReports reports, PullRequestPublisher publisher,
+    GitHubClientProvider clients, IBackgroundJobClient background, TimeProvider time, ILogger<PullRequestPublishJob> logger)
 {
     public static string Enqueue(IBackgroundJobClient jobs, long projectId, int pullRequest) =>
         jobs.Enqueue<PullRequestPublishJob>(j => j.RunAsync(projectId, pullRequest, CancellationToken.None));
@@ -54,7 +54,7 @@ public sealed class PullRequestPublishJob(
         }
         catch (GitHubRateLimitedException e)
         {
-            PerfTelemetry.RateLimited(e.RetryAt - DateTimeOffset.UtcNow);
+            PerfTelemetry.RateLimited(e.RetryAt - time.GetUtcNow());
             // Failing would retry on Hangfire's fixed delays, possibly before the reset; come back when GitHub said.
             background.Schedule<PullRequestPublishJob>(j => j.RunAsync(projectId, pullRequest, CancellationToken.None), e.RetryAt);
             logger.LogWarning("GitHub rate limit for {Repository}; publishing #{Number} again at {RetryAt}", repo, pullRequest, e.RetryAt);

@@ -1,3 +1,4 @@
+using PerfService.Alerts;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Core.Comparison;
 using PerfService.Core.Reports;
@@ -5,7 +6,6 @@ using PerfService.Data;
 using PerfService.Data.Entities;
 using Microsoft.Extensions.Options;
 using PerfService.Dashboard;
-using PerfService.PullRequests;
 using PerfService.Core.Targets;
 using PerfService.Core.Contracts;
 
@@ -14,10 +14,13 @@ namespace PerfService.PullRequests;
 /// <summary>
 /// Assembles a pull request's report from the stored verdicts and target outcomes of each profile's latest job,
 /// with the acknowledgements people made on the alerts. The comment, the check and the dashboard page all read it.
+/// Null when there is no such pull request; <c>HeadCommit</c> is the newest head and <c>PendingProfiles</c> the profiles
+/// whose jobs for it are queued or running (the commit status stays pending while there are any).
 /// </summary>
-public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> dashboard) : IPullRequestReportSource
+public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> dashboard)
 {
-    public async Task<PullRequestReport?> BuildAsync(long projectId, int pullRequest, CancellationToken ct)
+    // Virtual so that the tests of the GitHub transport can publish reports they set, without verdicts behind them.
+    public virtual async Task<PullRequestReport?> BuildAsync(long projectId, int pullRequest, CancellationToken ct)
     {
         var project = await db.Projects.AsNoTracking().FirstOrDefaultAsync(p => p.Id == projectId, ct);
         var jobs = await db.Jobs.AsNoTracking()
@@ -36,8 +39,9 @@ public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptio
             join m in db.Measures on v.MeasureId equals m.Id
             where judged.Contains(v.JobId)
             select new { v, b.Key, Measure = m.Name, m.Unit }).ToListAsync(ct);
+        var groupKey = AlertGroupKey.PullRequest(pullRequest, head);
         var regressionAlerts = await db.Alerts.AsNoTracking()
-            .Where(a => a.ProjectId == projectId && a.Kind == AlertKind.Regression && a.GroupKey == $"pr:{pullRequest}:{head}")
+            .Where(a => a.ProjectId == projectId && a.Kind == AlertKind.Regression && a.GroupKey == groupKey)
             .Select(a => new { a.BenchmarkId, a.MeasureId, a.ProfileId, a.State, a.AlertGroupId }).ToListAsync(ct);
         var acknowledged = regressionAlerts.Where(a => a.State is AlertState.Acknowledged or AlertState.Invalid).ToList();
         long? GroupOf(long benchmark, long measure, long profile) =>

@@ -4,7 +4,6 @@ using Npgsql;
 using PerfService.AgentJobs;
 using PerfService.Data;
 using PerfService.Data.Entities;
-using PerfService.PullRequests;
 
 namespace PerfService.PullRequests;
 

@@ -2,6 +2,7 @@ using PerfService.Alerts;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
+using PerfService.Hosting.Http;
 
 namespace PerfService.IntegrationTests.Alerts;
 

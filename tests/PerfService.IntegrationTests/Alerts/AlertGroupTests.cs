@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using PerfService.Alerts;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
 
 namespace PerfService.IntegrationTests.Alerts;
 

@@ -2,6 +2,7 @@ using System.Net.Http.Headers;
 using PerfService.Alerts;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

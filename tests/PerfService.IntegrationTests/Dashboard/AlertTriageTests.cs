@@ -4,10 +4,11 @@ using Microsoft.Extensions.DependencyInjection;
 using PerfService.Alerts;
 using PerfService.Dashboard;
 using PerfService.Data.Entities;
+using PerfService.Hosting.Http;
 
 namespace PerfService.IntegrationTests.Dashboard;
 
-/// <summary>The service with two alert listeners: one that records, one that always fails.</summary>
+/// <summary>The service with two triage follow-ups: one that records, one that always fails.</summary>
 public class TriageApp : PerfServiceApp
 {
     public ConcurrentQueue<long> Notified { get; } = new();
@@ -17,8 +18,8 @@ public class TriageApp : PerfServiceApp
         base.ConfigureWebHost(builder);
         builder.ConfigureServices(s =>
         {
-            s.AddSingleton<IAlertStateListener>(new FailingListener());
-            s.AddSingleton<IAlertStateListener>(new RecordingListener(Notified));
+            s.AddSingleton<ITriageFollowUp>(new FailingListener());
+            s.AddSingleton<ITriageFollowUp>(new RecordingListener(Notified));
         });
     }
 
@@ -44,18 +45,18 @@ public class TriageApp : PerfServiceApp
         });
     }
 
-    private sealed class RecordingListener(ConcurrentQueue<long> seen) : IAlertStateListener
+    private sealed class RecordingListener(ConcurrentQueue<long> seen) : ITriageFollowUp
     {
-        public Task OnAlertChangedAsync(long alertId, CancellationToken ct)
+        public Task AfterTriageAsync(IReadOnlyList<long> alertIds, CancellationToken ct)
         {
-            seen.Enqueue(alertId);
+            foreach (var id in alertIds) seen.Enqueue(id);
             return Task.CompletedTask;
         }
     }
 
-    private sealed class FailingListener : IAlertStateListener
+    private sealed class FailingListener : ITriageFollowUp
     {
-        public Task OnAlertChangedAsync(long alertId, CancellationToken ct) => throw new InvalidOperationException("GitHub is down");
+        public Task AfterTriageAsync(IReadOnlyList<long> alertIds, CancellationToken ct) => throw new InvalidOperationException("GitHub is down");
     }
 }
 

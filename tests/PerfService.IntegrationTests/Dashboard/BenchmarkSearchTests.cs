@@ -1,4 +1,5 @@
 using PerfService.Dashboard;
+using PerfService.Hosting.Http;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

@@ -1,5 +1,6 @@
 using PerfService.Core.Results;
 using PerfService.Dashboard;
+using PerfService.Hosting.Http;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

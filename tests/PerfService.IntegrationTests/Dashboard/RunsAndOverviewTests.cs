@@ -4,6 +4,7 @@ using PerfService.Data.Entities;
 using PerfService.Runs;
 using Outcome = PerfService.Core.Comparison.Outcome;
 using PerfService.Core.Targets;
+using PerfService.Hosting.Http;
 
 namespace PerfService.IntegrationTests.Dashboard;
 

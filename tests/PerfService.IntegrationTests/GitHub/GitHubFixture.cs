@@ -5,21 +5,30 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using PerfService.Core.Reports;
+using PerfService.Dashboard;
+using PerfService.Data;
 using PerfService.PullRequests;
 using PerfService.GitHub;
 
 namespace PerfService.IntegrationTests.GitHub;
 
-/// <summary>Reports set by the test, in place of the verdict-backed source.</summary>
-public sealed class FakeReportSource : IPullRequestReportSource
+/// <summary>Reports set by the test, in place of the verdict-backed ones.</summary>
+public sealed class FakeReportSource
 {
     private readonly ConcurrentDictionary<(long, int), PullRequestReport> _reports = new();
 
     public void Set(long projectId, PullRequestReport report) => _reports[(projectId, report.PullRequest)] = report;
 
-    public Task<PullRequestReport?> BuildAsync(long projectId, int pullRequest, CancellationToken ct) =>
-        Task.FromResult(_reports.TryGetValue((projectId, pullRequest), out var report) ? report : null);
+    public PullRequestReport? Get(long projectId, int pullRequest) => _reports.TryGetValue((projectId, pullRequest), out var report) ? report : null;
+
+    /// <summary>The service's reports, answered from the test's.</summary>
+    public sealed class SetReports(FakeReportSource source, PerfDbContext db, IOptions<DashboardOptions> dashboard) : PullRequestReports(db, dashboard)
+    {
+        public override Task<PullRequestReport?> BuildAsync(long projectId, int pullRequest, CancellationToken ct) =>
+            Task.FromResult(source.Get(projectId, pullRequest));
+    }
 }
 
 /// <summary>The service on its own database, talking to a fake GitHub, with reports from the test.</summary>
@@ -40,7 +49,12 @@ public sealed class GitHubTestApp(FakeGitHub github, FakeReportSource? reports, 
     {
         base.ConfigureWebHost(builder);
         // Null: the real, verdict-backed report source (the end-to-end test).
-        if (reports is not null) builder.ConfigureTestServices(s => s.AddSingleton<IPullRequestReportSource>(reports));
+        if (reports is not null)
+            builder.ConfigureTestServices(s =>
+            {
+                s.AddSingleton(reports);
+                s.AddScoped<PullRequestReports, FakeReportSource.SetReports>();
+            });
     }
 }
 

@@ -36,7 +36,7 @@ public sealed class IngestTemporaryFilesTests : IAsyncLifetime
         // Unpooled: the session ends with the write, and PostgreSQL publishes a session's statistics when it ends.
         await using var source = NpgsqlDataSource.Create(new NpgsqlConnectionStringBuilder(_db.ConnectionString) { Pooling = false }.ConnectionString);
         var metadata = new RunMetadata { Project = "spill", Commit = "5b111aaa01", Branch = "main", Profile = "m1-pro", Suite = "spill" };
-        var created = await new RunWriter(source).WriteAsync(new RunWrite(projectId, "spill", 3, metadata, null, [new Artifact("r.json", new byte[64])],
+        var created = await new RunWriter(source, TimeProvider.System).WriteAsync(new RunWrite(projectId, "spill", 3, metadata, null, [new Artifact("r.json", new byte[64])],
             new ParseResult("json", results, new Dictionary<string, string>(), []), new RunPoster(null, null, true, true), false), default);
 
         Assert.Equal(10_000L, await _db.ScalarAsync<long>($"SELECT count(*) FROM results WHERE run_id = {created.RunId} AND cardinality(samples) = 20"));

@@ -56,12 +56,12 @@ public static class PerfTelemetry
     }
 
     /// <param name="outcome">"analysed", or why the run was left out ("missing", "not_default_branch", "profile_mismatch").</param>
-    public static void RunAnalysed(DateTimeOffset storedAt, TimeSpan took, int seriesUpdated, string outcome)
+    public static void RunAnalysed(TimeSpan? lag, TimeSpan took, int seriesUpdated, string outcome)
     {
         var tag = new KeyValuePair<string, object?>("outcome", outcome);
         s_analyses.Add(1, tag);
         s_analysisDuration.Record(took.TotalSeconds, tag);
-        if (storedAt != default) s_analysisLag.Record(Math.Max(0, (DateTimeOffset.UtcNow - storedAt).TotalSeconds));
+        if (lag is { } l) s_analysisLag.Record(Math.Max(0, l.TotalSeconds));
         if (seriesUpdated > 0) s_seriesUpdated.Add(seriesUpdated);
     }
 
@@ -86,9 +86,9 @@ public static class PerfTelemetry
     // them over every replica, the page shows the process that answers it.
     private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, long> s_publishTally = new();
     private static long s_rateLimitWaitMilliseconds;
-    private static readonly DateTimeOffset s_since = DateTimeOffset.UtcNow;
 
-    public static GitHubPublishing Publishing() => new(s_since,
+    /// <param name="since">From when the caller reports the tallies as counted.</param>
+    public static GitHubPublishing Publishing(DateTimeOffset since) => new(since,
         s_publishTally.OrderBy(p => p.Key, StringComparer.Ordinal).ToDictionary(p => p.Key, p => p.Value),
         s_publishTally.GetValueOrDefault("rate_limited"), Interlocked.Read(ref s_rateLimitWaitMilliseconds) / 1000.0);
 

@@ -50,9 +50,11 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
     private static readonly string[] ActiveStates = [nameof(JobState.Queued), nameof(JobState.Running)];
     private readonly SemaphoreSlim _gate = new(1, 1);
     private ServiceStatus? _last;
+    // The process's live tallies are reported as counted since this singleton was made (at its first use).
+    private readonly DateTimeOffset _since = time.GetUtcNow();
 
     /// <summary>The database's figures as of the last read (at most SnapshotSeconds old), with this process's live tallies.</summary>
-    public async Task<ServiceStatus> GetAsync(CancellationToken ct) => (await ReadCachedAsync(ct)) with { Publishing = PerfTelemetry.Publishing() };
+    public async Task<ServiceStatus> GetAsync(CancellationToken ct) => (await ReadCachedAsync(ct)) with { Publishing = PerfTelemetry.Publishing(_since) };
 
     private async Task<ServiceStatus> ReadCachedAsync(CancellationToken ct)
     {
@@ -112,7 +114,7 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
         if (!queues.Any(q => q.Queue == DefaultQueue)) queues.Insert(0, new QueueLength(DefaultQueue, 0, 0));
         var background = new BackgroundCounts(stats.Enqueued, stats.Scheduled, stats.Processing, stats.Failed, stats.Succeeded, stats.Servers);
         var analysis = await ReadAnalysisAsync(ct);
-        return new ServiceStatus(now, jobs, agents, queues, background, analysis, PerfTelemetry.Publishing());
+        return new ServiceStatus(now, jobs, agents, queues, background, analysis, PerfTelemetry.Publishing(_since));
     }
 
     private const int ParkedListed = 20;
