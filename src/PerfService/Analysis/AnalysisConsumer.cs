@@ -23,7 +23,8 @@ public readonly record struct AnalysisStep(int Analysed, int Failed)
 /// each other: the claim skips rows another holds. A failed batch falls back to its runs one by one; a run that fails
 /// alone <see cref="BackgroundOptions.AnalysisAttempts"/> times is parked with its error and no longer taken.
 /// </summary>
-public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<BackgroundOptions> options, ILogger<AnalysisConsumer> logger)
+public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<BackgroundOptions> options, TimeProvider time,
+    ILogger<AnalysisConsumer> logger)
 {
     private const int AlonePerStep = 4;
 
@@ -95,7 +96,7 @@ public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<Backg
                 logger.LogError(e, "Analysis of run {RunId} failed {Attempts} times: parked (listed on the Service page)", runId, attempts);
             else
                 logger.LogWarning(e, "Analysis of run {RunId} failed; it is tried again", runId);
-            PerfTelemetry.RunAnalysed(default, Stopwatch.GetElapsedTime(started), 0, "failed");
+            PerfTelemetry.RunAnalysed(null, Stopwatch.GetElapsedTime(started), 0, "failed");
             return new AnalysisStep(0, 1);
         }
     }
@@ -105,7 +106,7 @@ public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<Backg
         var took = Stopwatch.GetElapsedTime(started);
         foreach (var a in analysed)
         {
-            PerfTelemetry.RunAnalysed(a.StoredAt, took, a.Series, a.Outcome);
+            PerfTelemetry.RunAnalysed(a.StoredAt == default ? null : time.GetUtcNow() - a.StoredAt, took, a.Series, a.Outcome);
             if (a.Outcome == "analysed") logger.LogDebug("Analysed run {RunId}: {Count} series updated", a.RunId, a.Series);
         }
         if (analysed.Count > 1) logger.LogInformation("Analysed {Count} runs in one batch in {Seconds:F2} s", analysed.Count, took.TotalSeconds);
