@@ -22,7 +22,8 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         await using var tool = ChildProcess.Start("dotnet",
             [TestPaths.LoadTestDll, "--server", service.BaseAddress.ToString(), "--admin-token", admin, "--ingest-token", ingest,
              "--db", db.ConnectionString, "--fixtures", TestPaths.Fixtures, "--agents", "5", "--warmup-seconds", "2", "--seconds", "5", "--readers", "2",
-             "--results", "50-200", "--analysis-wait", "30"],
+             "--results", "50-200", "--analysis-wait", "30",
+             "--service-pid", service.Process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)],
             scratch.Root);
         var finished = await tool.WaitForExitAsync(TimeSpan.FromSeconds(120));
         output.WriteLine(tool.Output);
@@ -38,7 +39,12 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         var stored = Regex.Match(Assert.Single(tool.Lines, l => l.StartsWith("verification (database):", StringComparison.Ordinal)), @"; (\d+) stored \(");
         Assert.True(stored.Success, tool.Output);
         Assert.Equal(stored.Groups[1].Value, Regex.Match(lag, @"over (\d+) finished analyses").Groups[1].Value);
-        Assert.Contains(tool.Lines, l => l.StartsWith("analysis jobs (Hangfire, queued → succeeded): p50 ", StringComparison.Ordinal));
+        // The capacity ratios, the service's CPU read from /proc, and every goal checked.
+        Assert.Matches(@"^throughput: stored \d+\.\d runs/s, analysed \d+\.\d runs/s during the load \(analysed/stored ",
+            Assert.Single(tool.Lines, l => l.StartsWith("throughput:", StringComparison.Ordinal)));
+        Assert.Contains(tool.Lines, l => l.StartsWith("CPU (service process, PostgreSQL not included): ", StringComparison.Ordinal));
+        Assert.Contains(tool.Lines, l => l.StartsWith("goals (one process with both roles;", StringComparison.Ordinal));
+        Assert.Contains(tool.Lines, l => Regex.IsMatch(l, @"^  (met    |NOT MET|n/a    )  ingest p99 < 500 ms: \d+ ms$"));
         Assert.Empty(service.ErrorLogLines());
     }
 }
