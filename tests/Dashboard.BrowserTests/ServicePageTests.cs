@@ -24,6 +24,7 @@ public class ServicePageTests(DashboardSite site)
 
         var analysis = b.WaitFor("#analysis-table");
         Assert.Contains("Runs waiting for analysis", analysis.Text);
+        Assert.Contains("No run is parked", b.WaitFor("#parked-count").Text);
         var publications = b.WaitFor("#publish-table");
         Assert.Contains("published", publications.Text);
         Assert.Contains("rate_limited", publications.Text);

@@ -15,7 +15,8 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         await using var db = await TestDatabase.CreateAsync();
         await using var service = new ServiceProcess(db.ConnectionString, scratch.Root,
             new Dictionary<string, string?> { ["RateLimit__PermitPerMinute"] = "1000000" });
-        await using var tool = await RunToolAsync(service, db, scratch, "--agents", "5", "--warmup-seconds", "2", "--seconds", "5", "--readers", "2");
+        await using var tool = await RunToolAsync(service, db, scratch, "--agents", "5", "--warmup-seconds", "2", "--seconds", "5", "--readers", "2",
+            "--service-pid", service.Process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture));
         Assert.True(tool.ExitCode == 0, tool.Output);
         Assert.Contains(tool.Lines, l => l.StartsWith("RESULT: PASS", StringComparison.Ordinal));
         // The warm-up's runs are verified with the rest; its latencies are reported apart.
@@ -27,8 +28,13 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         var stored = Regex.Match(Assert.Single(tool.Lines, l => l.StartsWith("verification (database):", StringComparison.Ordinal)), @"; (\d+) stored \(");
         Assert.True(stored.Success, tool.Output);
         Assert.Equal(stored.Groups[1].Value, Regex.Match(lag, @"over (\d+) finished analyses").Groups[1].Value);
-        Assert.Contains(tool.Lines, l => l.StartsWith("analysis jobs (Hangfire, queued → succeeded): p50 ", StringComparison.Ordinal));
         Assert.Contains(tool.Lines, l => l.Contains("server errors (5xx): 0", StringComparison.Ordinal));
+        // The capacity ratios, the service's CPU read from /proc, and every goal checked.
+        Assert.Matches(@"^throughput: stored \d+\.\d runs/s, analysed \d+\.\d runs/s during the load \(analysed/stored ",
+            Assert.Single(tool.Lines, l => l.StartsWith("throughput:", StringComparison.Ordinal)));
+        Assert.Contains(tool.Lines, l => l.StartsWith("CPU (service process, PostgreSQL not included): ", StringComparison.Ordinal));
+        Assert.Contains(tool.Lines, l => l.StartsWith("goals (one process with both roles;", StringComparison.Ordinal));
+        Assert.Contains(tool.Lines, l => Regex.IsMatch(l, @"^  (met    |NOT MET|n/a    )  ingest p99 < 500 ms: \d+ ms$"));
         Assert.Empty(service.ErrorLogLines());
     }
 
