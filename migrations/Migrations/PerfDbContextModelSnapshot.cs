@@ -1661,6 +1661,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("bigint")
                         .HasColumnName("measure_id");
 
+                    b.Property<double>("NoChangeMargin")
+                        .HasColumnType("double precision")
+                        .HasColumnName("no_change_margin");
+
                     b.Property<string>("Outcome")
                         .IsRequired()
                         .HasMaxLength(32)

@@ -131,7 +131,7 @@ public sealed class PullRequestComparisonJob(
                 Outcome = v.Outcome,
                 BaseMedian = Finite(v.BaseMedian), HeadMedian = Finite(v.HeadMedian),
                 Change = Finite(v.Change), ChangeCiLower = Finite(v.ChangeLower), ChangeCiUpper = Finite(v.ChangeUpper),
-                PValue = Finite(v.PValue), AdjustedPValue = Finite(v.AdjustedP), Threshold = v.Threshold,
+                PValue = Finite(v.PValue), AdjustedPValue = Finite(v.AdjustedP), Threshold = v.Threshold, NoChangeMargin = v.NoChangeMargin,
                 BaseSamples = v.BaseCount, HeadSamples = v.HeadCount, Reason = inputs[i].Reason(v), WantsRerun = v.WantsRerun, CreatedAt = now,
             });
         }

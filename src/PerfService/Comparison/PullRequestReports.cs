@@ -99,6 +99,8 @@ public sealed class PullRequestReports(PerfDbContext db, IOptions<DashboardOptio
                 ChangeCiLower = x.v.ChangeCiLower,
                 ChangeCiUpper = x.v.ChangeCiUpper,
                 PValue = x.v.AdjustedPValue ?? x.v.PValue,
+                NoChangeMargin = x.v.NoChangeMargin,
+                Threshold = x.v.Threshold,
                 Reason = x.v.Reason,
                 Acknowledged = acknowledged.Any(a => a.BenchmarkId == x.v.BenchmarkId && a.MeasureId == x.v.MeasureId && a.ProfileId == x.v.ProfileId),
                 BaselineFromHistory = HistoryBaseline.IsAnnotated(x.v.Reason),

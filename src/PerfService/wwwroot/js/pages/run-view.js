@@ -60,8 +60,18 @@ function verdictTable(verdicts, explorer) {
       { key: 'ci', label: 'CI', class: 'num', value: (v) => v.changeCiLower, render: (v) => v.changeCiLower === null ? '–' : `[${fmtPercent(pct(v.changeCiLower))}, ${fmtPercent(pct(v.changeCiUpper))}]` },
       { key: 'p', label: 'p', class: 'num', value: (v) => v.adjustedPValue ?? v.pValue, render: (v) => fmtNumber(v.adjustedPValue ?? v.pValue) },
       { key: 'outcome', label: 'Outcome', value: (v) => v.outcome, render: (v) => badge(v.outcome, outcomeKinds) },
+      { key: 'margin', label: 'Margin', class: 'num', value: (v) => v.threshold, render: margin },
     ],
   });
+}
+
+// As the comment shows it: "±5%" when one margin served both, else no change within the first, a regression only
+// beyond the second (the threshold widened by the series' noise).
+function margin(v) {
+  const text = (x) => `±${Math.round(x * 1000) / 10}%`;
+  const two = v.noChangeMargin > 0 && Math.abs(v.threshold - v.noChangeMargin) > 1e-9;
+  return el('span', { title: two ? 'no change within the first; a regression must clear the second (twice the run-to-run noise)' : 'no change within it; a regression must clear it' },
+    two ? `${text(v.noChangeMargin)} / ${text(v.threshold)}` : text(v.threshold));
 }
 
 function targetTable(targets) {
