@@ -701,6 +701,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("timestamp with time zone")
                         .HasColumnName("finished_at");
 
+                    b.Property<DateTimeOffset?>("JudgedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("judged_at");
+
                     b.Property<string>("Kind")
                         .IsRequired()
                         .HasMaxLength(32)
@@ -978,6 +982,11 @@ namespace PerfService.Migrations.Migrations
                     b.Property<long?>("CheckRunId")
                         .HasColumnType("bigint")
                         .HasColumnName("check_run_id");
+
+                    b.Property<string>("CheckRunState")
+                        .HasMaxLength(32)
+                        .HasColumnType("character varying(32)")
+                        .HasColumnName("check_run_state");
 
                     b.Property<long?>("GitHubCommentId")
                         .HasColumnType("bigint")
@@ -1669,6 +1678,10 @@ namespace PerfService.Migrations.Migrations
                     b.Property<long>("MeasureId")
                         .HasColumnType("bigint")
                         .HasColumnName("measure_id");
+
+                    b.Property<double>("NoChangeMargin")
+                        .HasColumnType("double precision")
+                        .HasColumnName("no_change_margin");
 
                     b.Property<string>("Outcome")
                         .IsRequired()

@@ -5,7 +5,8 @@ namespace PerfService.Agents.Cli;
 
 /// <summary>
 /// <c>compare --output json</c>: an array of {benchmark, measure, unit, outcome, change, ciLower, ciUpper, p, reason},
-/// then the figures the change is computed from (base, head) and the rounds a side. Changes are fractions (0.05 = +5%),
+/// then the figures the change is computed from (base, head), the rounds a side, and the margins used (noChangeMargin:
+/// the interval must lie within it for no change; threshold: a regression or improvement must clear it). Changes are fractions (0.05 = +5%),
 /// p the FDR-adjusted p-value the decision used; numbers that do not exist (no test could be run) are null.
 /// </summary>
 public static class VerdictJson
@@ -31,6 +32,8 @@ public static class VerdictJson
                 CliJson.Number(json, "head", v.HeadMedian);
                 json.WriteNumber("baseRounds", v.BaseRounds);
                 json.WriteNumber("headRounds", v.HeadRounds);
+                CliJson.Number(json, "noChangeMargin", v.NoChangeMargin);
+                CliJson.Number(json, "threshold", v.Threshold);
                 json.WriteEndObject();
             }
             json.WriteEndArray();

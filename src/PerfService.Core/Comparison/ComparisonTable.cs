@@ -9,7 +9,7 @@ namespace PerfService.Core.Comparison;
 /// </summary>
 public static class ComparisonTable
 {
-    private static readonly string[] s_header = ["Benchmark", "Measure", "Base", "Head", "Change", "CI", "p (adj)", "Verdict"];
+    private static readonly string[] s_header = ["Benchmark", "Measure", "Base", "Head", "Change", "CI", "p (adj)", "Margin", "Verdict"];
 
     public static string Render(IReadOnlyList<Verdict> verdicts, bool includeReason = false)
     {
@@ -29,7 +29,7 @@ public static class ComparisonTable
                 double.IsNaN(v.Ratio) ? "n/a" : SampleComparer.Pct(v.Change),
                 double.IsNaN(v.RatioLower) ? "n/a" : $"[{SampleComparer.Pct(v.ChangeLower)}, {SampleComparer.Pct(v.ChangeUpper)}]",
                 double.IsNaN(v.AdjustedP) ? "n/a" : v.AdjustedP < 0.0001 ? "<0.0001" : v.AdjustedP.ToString("0.0000", CultureInfo.InvariantCulture),
-                Label(v),
+                Margin(v), Label(v),
             };
             if (withProfile) cells.Insert(2, v.Profile ?? "");
             if (includeReason) cells.Add(v.Reason);
@@ -41,7 +41,7 @@ public static class ComparisonTable
             for (var c = 0; c < row.Length; c++) widths[c] = Math.Max(widths[c], row[c].Length);
         // Numbers right-aligned: everything between the measure/profile columns and the verdict.
         var firstNumeric = withProfile ? 3 : 2;
-        var lastNumeric = firstNumeric + 4;
+        var lastNumeric = firstNumeric + 5;
         var sb = new StringBuilder();
         for (var r = 0; r < rows.Count; r++)
         {
@@ -70,6 +70,7 @@ public static class ComparisonTable
                 default: same++; break;
             }
         sb.Append(CultureInfo.InvariantCulture, $"{reg} regression(s), {imp} improvement(s), {inc} inconclusive, {same} unchanged\n");
+        if (ordered.Exists(TwoMargins)) sb.Append(Reports.ValueFormat.MarginLegend).Append('\n');
         return sb.ToString();
     }
 
@@ -79,8 +80,8 @@ public static class ComparisonTable
         var ordered = new List<Verdict>(verdicts);
         ordered.Sort(Compare);
         var sb = new StringBuilder();
-        sb.Append("| Benchmark | Measure | Base | Head | Change | CI | p (adj) | Verdict | Reason |\n");
-        sb.Append("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+        sb.Append("| Benchmark | Measure | Base | Head | Change | CI | p (adj) | Margin | Verdict | Reason |\n");
+        sb.Append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
         foreach (var v in ordered)
         {
             string[] cells =
@@ -89,14 +90,19 @@ public static class ComparisonTable
                 double.IsNaN(v.Ratio) ? "n/a" : SampleComparer.Pct(v.Change),
                 double.IsNaN(v.RatioLower) ? "n/a" : $"[{SampleComparer.Pct(v.ChangeLower)}, {SampleComparer.Pct(v.ChangeUpper)}]",
                 double.IsNaN(v.AdjustedP) ? "n/a" : v.AdjustedP < 0.0001 ? "<0.0001" : v.AdjustedP.ToString("0.0000", CultureInfo.InvariantCulture),
-                Label(v), v.Reason,
+                Margin(v), Label(v), v.Reason,
             ];
             sb.Append('|');
             foreach (var c in cells) sb.Append(' ').Append(c.Replace("|", "\\|", StringComparison.Ordinal)).Append(" |");
             sb.Append('\n');
         }
+        if (ordered.Exists(TwoMargins)) sb.Append('\n').Append(Reports.ValueFormat.MarginLegend).Append('\n');
         return sb.ToString();
     }
+
+    private static string Margin(Verdict v) => Reports.ValueFormat.Margin(v.NoChangeMargin, v.Threshold);
+
+    private static bool TwoMargins(Verdict v) => Reports.ValueFormat.HasTwoMargins(v.NoChangeMargin, v.Threshold);
 
     private static int Compare(Verdict a, Verdict b)
     {

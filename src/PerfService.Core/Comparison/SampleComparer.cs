@@ -11,8 +11,11 @@ namespace PerfService.Core.Comparison;
 /// of three honest answers:
 /// <list type="bullet">
 /// <item>regression/improvement: significant (adjusted p &lt; α) AND the whole interval beyond the threshold;</item>
-/// <item>no change: the whole interval inside ±threshold (an equivalence statement, not "nothing was significant");</item>
-/// <item>otherwise inconclusive, saying why (too noisy, too few rounds) and roughly how many rounds would decide it.</item>
+/// <item>no change: the whole interval inside the project's margin (<see cref="Verdict.NoChangeMargin"/>, 5% unless
+/// configured): an equivalence statement, not "nothing was significant". The noise-widened threshold never widens it:
+/// on a noisy series a +30% change must not be called no change because the series wanders by 30%;</item>
+/// <item>otherwise inconclusive, saying why (too noisy, with the noise figure; too few rounds) and roughly how many
+/// rounds would decide it.</item>
 /// </list>
 /// Deterministic measures (allocated bytes, allocation counts) that are constant within each side are compared exactly.
 /// </summary>
@@ -34,6 +37,8 @@ public static class SampleComparer
         var (threshold, source) = NoiseThreshold.For(input.Threshold, input.History, options);
         var stats = new SampleStatistics
         {
+            NoChangeMargin = input.Threshold is { } o && o > 0 ? o : options.DefaultThreshold,
+            RunToRunNoise = input.History is { } past ? NoiseThreshold.RelativeDispersion(past, options.MinHistory) : double.NaN,
             Input = input,
             BaseCount = baseRounds.Sum(r => r.Length),
             HeadCount = headRounds.Sum(r => r.Length),
@@ -81,7 +86,7 @@ public static class SampleComparer
         var (within, withinDf) = RoundStatistics.WithinVariance(baseRounds, baseVar, headRounds, headVar);
         var betweenDf = baseLoc.Length + headLoc.Length - 2;
         var betweenSs = RoundStatistics.SumOfSquares(baseLoc, baseEst) + RoundStatistics.SumOfSquares(headLoc, headEst);
-        var sigmaHistory = input.History is { } history ? NoiseThreshold.RelativeDispersion(history, options.MinHistory) : double.NaN;
+        var sigmaHistory = stats.RunToRunNoise;
         var priorDf = double.IsNaN(sigmaHistory) ? 0 : RoundStatistics.HistoryDf(input.History!.Count);
         // The history's spread is relative (a log scale); on the linear scale it is relative to the base estimate.
         var priorVar = double.IsNaN(sigmaHistory) ? 0 : Math.Pow(useLog ? sigmaHistory : sigmaHistory * Math.Abs(baseEst), 2);
@@ -141,7 +146,8 @@ public static class SampleComparer
             BaseCount = s.BaseCount, HeadCount = s.HeadCount, BaseRounds = s.BaseRounds, HeadRounds = s.HeadRounds,
             BaseMedian = s.BaseMedian, HeadMedian = s.HeadMedian,
             Ratio = s.Ratio, RatioLower = s.RatioLower, RatioUpper = s.RatioUpper, PValue = s.PValue, AdjustedP = adjustedP,
-            Threshold = s.Threshold, ThresholdSource = s.ThresholdSource, Outcome = Outcome.NoChange, Reason = "",
+            Threshold = s.Threshold, ThresholdSource = s.ThresholdSource, NoChangeMargin = s.NoChangeMargin, RunToRunNoise = s.RunToRunNoise,
+            Outcome = Outcome.NoChange, Reason = "",
         };
         switch (s.Problem)
         {
@@ -170,10 +176,10 @@ public static class SampleComparer
             var tolerance = input.Threshold is { } o && o > 0 ? o : options.DeterministicTolerance;
             var exact = $"{ComparisonTable.Value(s.BaseMedian, input.Unit)} → {ComparisonTable.Value(s.HeadMedian, input.Unit)}";
             return Math.Abs(change) <= tolerance
-                ? v with { Threshold = tolerance, Reason = $"deterministic: {exact}, within ±{Pct(tolerance, false)}" }
+                ? v with { Threshold = tolerance, NoChangeMargin = tolerance, Reason = $"deterministic: {exact}, within ±{Pct(tolerance, false)}" }
                 : v with
                 {
-                    Threshold = tolerance, Outcome = worse ? Outcome.Regression : Outcome.Improvement,
+                    Threshold = tolerance, NoChangeMargin = tolerance, Outcome = worse ? Outcome.Regression : Outcome.Improvement,
                     Reason = $"deterministic: {exact} ({Pct(change)}), beyond ±{Pct(tolerance, false)}",
                 };
         }
@@ -205,16 +211,36 @@ public static class SampleComparer
                 Reason = $"{Pct(change)} {ci} beyond ±{Pct(t, false)}, {P(adjustedP)}; {basis}",
             };
         }
-        if (lo >= -t && hi <= t)
-            return v with { Reason = $"no change: {Pct(change)}, {ci} within ±{Pct(t, false)}; {basis}" };
+        var e = s.NoChangeMargin;
+        if (lo >= -e && hi <= e)
+            return v with { Reason = $"no change: {Pct(change)}, {ci} within ±{Pct(e, false)}; {basis}" };
+
+        // Where the series' noise widened the threshold beyond the margin, an interval inside the threshold is neither a
+        // regression nor, unless it also fits the margin, no change: the series is too noisy to judge a change that small.
+        var bimodal = s.BaseBimodal || s.HeadBimodal ? " (bimodal samples)" : "";
+        var tooNoisy = t > e
+            ? $"the series is too noisy to judge a change of ±{Pct(e, false)}: run-to-run noise ±{Pct(s.RunToRunNoise, false)} on the base branch, "
+              + $"so only a change beyond ±{Pct(t, false)} counts; "
+            : "";
+        if (t > e && lo >= -t && hi <= t)
+        {
+            var fits = Math.Abs(change) < e ? RoundsToDecide(s, e, options) : null;
+            return v with
+            {
+                Outcome = Outcome.Inconclusive, WantsRerun = fits is not null, RoundsToDecide = fits,
+                Reason = $"{Pct(change)} {ci}{bimodal}: {tooNoisy}"
+                    + (fits is { } f ? $"about {f} rounds a side could show no change; " : "") + basis,
+            };
+        }
 
         var what = Math.Abs(change) > t
             ? significant ? $"{Pct(change)} but {ci} straddles the ±{Pct(t, false)} threshold"
                 : $"{Pct(change)} apparent change is not significant ({P(adjustedP)}), {ci}"
-            : $"{Pct(change)} but {ci} is wider than ±{Pct(t, false)}: a change cannot be ruled out";
-        if (s.BaseBimodal || s.HeadBimodal) what += " (bimodal samples)";
+            : $"{Pct(change)} but {ci} is wider than ±{Pct(e, false)}: a change cannot be ruled out";
+        what += bimodal;
         var noise = s.BetweenDominates ? "run-to-run noise" : "within-run noise";
-        var rounds = RoundsToDecide(s, t, options);
+        // Rounds that would clear the threshold, or fit the margin; none between the two (neither would follow).
+        var rounds = Math.Abs(change) > t ? RoundsToDecide(s, t, options) : Math.Abs(change) < e ? RoundsToDecide(s, e, options) : null;
         var advice = rounds is { } r
             ? $"too noisy ({noise}) for {s.BaseRounds}+{s.HeadRounds} rounds: about {r} rounds a side would decide it"
             : $"too close to the threshold to decide with fewer than {options.MaxUsefulRounds} rounds a side ({noise})";
@@ -222,7 +248,7 @@ public static class SampleComparer
         {
             // More rounds always narrow the interval; how many are worth running is the budget's call (the service's).
             Outcome = Outcome.Inconclusive, WantsRerun = true, RoundsToDecide = rounds,
-            Reason = $"{what}; {advice}; {basis}",
+            Reason = $"{what}; {tooNoisy}{advice}; {basis}",
         };
     }
 
@@ -328,6 +354,10 @@ public sealed record SampleStatistics
     public double PValue { get; init; } = double.NaN;
     public double Threshold { get; init; }
     public ThresholdSource ThresholdSource { get; init; }
+    /// <summary>The project's margin for "no change" (see <see cref="Verdict.NoChangeMargin"/>).</summary>
+    public double NoChangeMargin { get; init; }
+    /// <summary>The history's run-to-run relative dispersion; NaN without enough history.</summary>
+    public double RunToRunNoise { get; init; } = double.NaN;
     public SpreadSource Spread { get; init; }
     public double SpreadDf { get; init; }
     public int HistoryRuns { get; init; }

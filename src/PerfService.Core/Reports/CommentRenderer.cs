@@ -66,6 +66,7 @@ public static class CommentRenderer
             kept.Where(i => i.Row is not null && !i.IsChange()).Select(i => i.Row!).ToList(),
             kept.Where(i => i.Target is not null && !i.IsFailedTarget()).Select(i => i.Target!).ToList());
         CommentTables.HistoryFootnote(sb, kept.Where(i => i.Row is not null).Select(i => i.Row!));
+        CommentTables.MarginFootnote(sb, kept.Where(i => i.Row is not null).Select(i => i.Row!));
 
         var omitted = items.Count - keep;
         if (omitted > 0)

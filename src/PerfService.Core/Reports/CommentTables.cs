@@ -10,8 +10,8 @@ internal static class CommentTables
     public static void Changes(StringBuilder sb, IReadOnlyList<ReportRow> rows)
     {
         if (rows.Count == 0) return;
-        sb.Append("| | Benchmark | Measure | Profile | Base | Head | Change | Change CI | p |\n")
-            .Append("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+        sb.Append("| | Benchmark | Measure | Profile | Base | Head | Change | Change CI | Margin | p |\n")
+            .Append("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         foreach (var row in rows)
         {
             var icon = row.Outcome == Outcome.Regression ? "🔴" : "🟢";
@@ -23,6 +23,7 @@ internal static class CommentTables
                 .Append(" | ").Append(ValueFormat.Value(row.HeadValue, row.Unit))
                 .Append(" | ").Append(ValueFormat.Change(row.Change))
                 .Append(" | ").Append(ValueFormat.Interval(row.ChangeCiLower, row.ChangeCiUpper))
+                .Append(" | ").Append(ValueFormat.Margin(row.NoChangeMargin, row.Threshold))
                 .Append(" | ").Append(ValueFormat.PValue(row.PValue))
                 .Append(" |\n");
         }
@@ -48,8 +49,8 @@ internal static class CommentTables
         sb.Append("<details>\n<summary>").Append(what).Append("</summary>\n\n");
         if (rows.Count > 0)
         {
-            sb.Append("| Benchmark | Measure | Profile | Base | Head | Change | Outcome |\n")
-                .Append("| --- | --- | --- | ---: | ---: | ---: | --- |\n");
+            sb.Append("| Benchmark | Measure | Profile | Base | Head | Change | Margin | Outcome |\n")
+                .Append("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n");
             foreach (var row in rows)
                 sb.Append("| ").Append(Benchmark(row))
                     .Append(" | ").Append(MarkdownText.Escape(row.Measure, 40))
@@ -57,6 +58,7 @@ internal static class CommentTables
                     .Append(" | ").Append(ValueFormat.Value(row.BaseValue, row.Unit))
                     .Append(" | ").Append(ValueFormat.Value(row.HeadValue, row.Unit))
                     .Append(" | ").Append(ValueFormat.Change(row.Change))
+                    .Append(" | ").Append(ValueFormat.Margin(row.NoChangeMargin, row.Threshold))
                     .Append(" | ").Append(OutcomeText(row))
                     .Append(" |\n");
             sb.Append('\n');
@@ -83,6 +85,13 @@ internal static class CommentTables
         if (!rows.Any(r => r.BaselineFromHistory)) return;
         sb.Append(HistoryMark).Append(" No base was measured alongside head: compared with the base branch's recent runs on the same profile, ")
             .Append("so drift between runs is not cancelled out.\n\n");
+    }
+
+    /// <summary>Explains the two figures of a margin, once, when a row shown has two.</summary>
+    public static void MarginFootnote(StringBuilder sb, IEnumerable<ReportRow> rows)
+    {
+        if (!rows.Any(r => ValueFormat.HasTwoMargins(r.NoChangeMargin, r.Threshold))) return;
+        sb.Append(ValueFormat.MarginLegend).Append("\n\n");
     }
 
     private static string Benchmark(ReportRow row) =>

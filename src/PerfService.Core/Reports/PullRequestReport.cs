@@ -41,6 +41,10 @@ public sealed record ReportRow
     public double? ChangeCiLower { get; init; }
     public double? ChangeCiUpper { get; init; }
     public double? PValue { get; init; }
+    /// <summary>The margin the interval had to lie within for "no change" (the project's threshold, 0.05 = 5%).</summary>
+    public double? NoChangeMargin { get; init; }
+    /// <summary>The threshold a regression or improvement had to clear (the margin, or twice the series' noise).</summary>
+    public double? Threshold { get; init; }
     /// <summary>Why the outcome (e.g. "below the 5% threshold", "bimodal samples").</summary>
     public string? Reason { get; init; }
     /// <summary>True when a person acknowledged the regression: it no longer fails the check.</summary>

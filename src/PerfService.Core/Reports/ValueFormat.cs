@@ -53,6 +53,26 @@ public static class ValueFormat
     public static string Interval(double? lower, double? upper) =>
         lower is null || upper is null ? "—" : $"{Change(lower)} to {Change(upper)}";
 
+    /// <summary>
+    /// The margins a verdict used: "±5%" when one margin served both, otherwise "±5% / ±28%": no change within the
+    /// first (the project's threshold), a regression or improvement only beyond the second (widened by the noise).
+    /// </summary>
+    public static string Margin(double? noChange, double? regression)
+    {
+        // A verdict from before the margin was kept separately used its threshold for both.
+        if (noChange is not { } e || !(e > 0) || !double.IsFinite(e)) (e, regression) = (regression ?? double.NaN, null);
+        if (!(e > 0) || !double.IsFinite(e)) return "—";
+        var first = "±" + (e * 100).ToString("0.#", s_invariant) + "%";
+        return regression is { } t && double.IsFinite(t) && Math.Abs(t - e) > 1e-9 ? $"{first} / ±{(t * 100).ToString("0.#", s_invariant)}%" : first;
+    }
+
+    /// <summary>Said under a table whose margins differ: what the two figures of <see cref="Margin"/> are.</summary>
+    public const string MarginLegend =
+        "Margin: no change only within the first figure (the project's threshold); a regression or improvement must clear the second, "
+        + "twice the series' run-to-run noise on the base branch where that is larger.";
+
+    public static bool HasTwoMargins(double? noChange, double? regression) => Margin(noChange, regression).Contains('/', StringComparison.Ordinal);
+
     public static string PValue(double? p) => p switch
     {
         null => "—",

@@ -7,14 +7,16 @@ namespace PerfService.GitHub;
 
 /// <summary>
 /// The check run <c>PerfService / project</c> of a pull request's head (GitHub App installs only: GitHub lets only Apps
-/// write checks). Created once per head and updated after: queued while the head awaits approval, in progress while
-/// profiles run, then completed with the same report as the comment. A failing check offers "Acknowledge".
+/// write checks). Created for a head and updated while it is queued (the head awaits approval) or in progress (profiles
+/// run); completed with the same report as the comment, it is final, as GitHub keeps it: a new conclusion (an
+/// acknowledgement) or the head running again is a new check run. A failing check offers "Acknowledge".
 /// </summary>
 public static class CheckRuns
 {
     /// <summary>GitHub's limit on a check run output's summary.</summary>
     public const int MaxSummaryLength = 65_535;
     public const string AcknowledgeAction = "acknowledge";
+    private const string Completed = "completed:";
 
     public static string Name(string project) => $"PerfService / {project}";
 
@@ -36,20 +38,36 @@ public static class CheckRuns
             : counts.Inconclusive > 0 ? CheckConclusion.Neutral
             : CheckConclusion.Success;
 
+        var wanted = conclusion is { } c ? $"{Completed}{c.ToString().ToLowerInvariant()}" : state == CheckStatus.Queued ? "queued" : "in_progress";
         if (row.CheckRunId is { } id && row.CheckRunHead == report.HeadCommit)
         {
-            try
+            // GitHub keeps a completed run as it was: the same conclusion stays on it (the comment carries the rest), a
+            // new one, or the head running again, is a new run.
+            if (row.CheckRunState?.StartsWith(Completed, StringComparison.Ordinal) == true)
             {
-                await github.Check.Run.Update(repo.Owner, repo.Name, id, new CheckRunUpdate
-                {
-                    Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : now,
-                    Output = output, DetailsUrl = details, Actions = actions,
-                });
-                return;
+                if (row.CheckRunState == wanted) return;
             }
-            catch (NotFoundException)
+            else
             {
-                // Deleted with the repository's history, or never ours: a new one is made below.
+                try
+                {
+                    await github.Check.Run.Update(repo.Owner, repo.Name, id, new CheckRunUpdate
+                    {
+                        Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : now,
+                        Output = output, DetailsUrl = details, Actions = actions,
+                    });
+                    row.CheckRunState = wanted;
+                    return;
+                }
+                catch (NotFoundException)
+                {
+                    // Deleted with the repository's history, or never ours: a new one is made below.
+                }
+                catch (ApiValidationException)
+                {
+                    // Refused: completed after all (a completion whose answer was lost, or a row from before the state
+                    // was kept). It stays as it is; a new one carries the report.
+                }
             }
         }
         var created = await github.Check.Run.Create(repo.Owner, repo.Name, new NewCheckRun(Name(report.Project), report.HeadCommit)
@@ -59,6 +77,7 @@ public static class CheckRuns
         });
         row.CheckRunId = created.Id;
         row.CheckRunHead = report.HeadCommit;
+        row.CheckRunState = wanted;
     }
 
     /// <summary>The comment's report, with what is still running; cut to GitHub's limit.</summary>

@@ -86,8 +86,8 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
                 case "run":
                     var head = await actions.HeadAsync(project.Id, pr, ct);
                     if (head is null || project.PullRequestPolicy == PullRequestPolicy.None) { reaction = ReactionType.Confused; notes.Add($"{project.Slug}: nothing to approve"); break; }
+                    // The approval publishes what it released (once); nothing released changes nothing.
                     var released = await approvals.ApproveAsync(project.Id, pr, head.HeadCommit, Actor(login), "comment", ct);
-                    PullRequestPublishJob.Enqueue(background, project.Id, pr);
                     reaction = ReactionType.Rocket;
                     notes.Add($"{project.Slug}: approved {head.HeadCommit[..10]}, queued {released} jobs");
                     break;
@@ -106,7 +106,8 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
                     }
                     break;
                 case "ack" when command.Argument is { } glob:
-                    var count = await actions.AcknowledgeAsync(project.Id, pr, Actor(login), glob, command.Rest, ct);
+                    // Published once, by the note, with the acknowledgement in it.
+                    var count = await actions.AcknowledgeAsync(project.Id, pr, Actor(login), glob, command.Rest, ct, publish: false);
                     if (count == 0) { reaction = ReactionType.Confused; notes.Add($"{project.Slug}: no active regression matches {glob}"); break; }
                     var why = command.Rest is { } r ? $": {MarkdownLine(r)}" : "";
                     await AddNoteAsync(project.Id, pr, $"✅ {Plural(count)} matching {Core.Reports.MarkdownText.Code(glob)} acknowledged by @{login}{why}", replaceSame: false, ct);
@@ -127,7 +128,7 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
     {
         // GitHub shows "Re-run" only to people with write access; asking again costs one cached call.
         if (!await AllowedAsync(project.GitHubRepository!, login, ct)) return new WebhookReply($"{login} lacks write access; nothing re-run");
-        var jobs = await actions.RerunAsync(project, pr, null, ct, newCheckRun: true);
+        var jobs = await actions.RerunAsync(project, pr, null, ct);
         if (jobs is null) return new WebhookReply($"{project.Slug}#{pr}: nothing to re-run");
         var waiting = jobs.Count(j => j.State == JobState.AwaitingApproval);
         return new WebhookReply(waiting > 0 ? $"{project.Slug}#{pr}: {waiting} jobs await a maintainer's approval" : $"{project.Slug}#{pr}: re-queued {jobs.Count} jobs",

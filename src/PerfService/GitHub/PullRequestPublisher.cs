@@ -52,7 +52,7 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
                 TargetUrl = MarkdownText.Url(report.DashboardUrl),
             }), ct);
             // Then the check run (Apps only); the state is saved after both, so a retry redoes whichever failed.
-            if (checks) await retry.RunAsync("check run", () => CheckRuns.UpsertAsync(github, repo, report, row, body, time.GetUtcNow()), ct);
+            if (checks) await CheckRunAsync(github, repo, report, row, body, ct);
             row.HeadCommit = report.HeadCommit;
             row.LastState = state;
             await SaveAsync(row, ct);
@@ -62,7 +62,7 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
             var create = report.Rows.Count > 0 || report.Targets.Count > 0 || !string.IsNullOrWhiteSpace(row.Notes);
             var me = await retry.RunAsync("identity", () => clients.IdentityAsync(ct), ct);
             var commentId = await retry.RunAsync("comment", () => UpsertCommentAsync(github, repo, report, row.GitHubCommentId, body, create, me), ct);
-            if (commentId is null) return;
+            // Without a comment yet (nothing worth one) the body is settled too: the same report asks nothing more of GitHub.
             row.GitHubCommentId = commentId;
             row.BodyHash = hash;
             await SaveAsync(row, ct);
@@ -72,6 +72,23 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
             // A cached installation token may have been revoked: the next try starts from a fresh one.
             await clients.ForgetAsync(repo.Owner, repo.Name);
             throw;
+        }
+    }
+
+    /// <summary>
+    /// The check run, where GitHub refusing a change (a 4xx other than authentication) never keeps the comment from
+    /// following the report: the refusal is logged and the next change tries again.
+    /// </summary>
+    private async Task CheckRunAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, PullRequestComment row, string body, CancellationToken ct)
+    {
+        try
+        {
+            await retry.RunAsync("check run", () => CheckRuns.UpsertAsync(github, repo, report, row, body, time.GetUtcNow()), ct);
+        }
+        catch (ApiException e) when (e is not AuthorizationException && (int)e.StatusCode is >= 400 and < 500)
+        {
+            logger.LogWarning("GitHub refused the check run of {Repository}#{Number} ({Status}: {Message}); the comment is still updated",
+                repo, report.PullRequest, (int)e.StatusCode, e.Message);
         }
     }
 

@@ -22,12 +22,8 @@ public sealed class PullRequestActions(PerfDbContext db, AlertService alertServi
     /// Queues the current head's jobs again (all profiles, or <paramref name="profiles"/>) through the scheduler, so an
     /// untrusted head that was never approved waits again instead of running. Null when there is nothing to re-run.
     /// </summary>
-    /// <param name="newCheckRun">
-    /// Answer with a new check run when jobs do run again (GitHub's guidance for a re-requested check: the finished one
-    /// stays as it was). A head that still awaits approval keeps its one queued check run.
-    /// </param>
-    public async Task<IReadOnlyList<Job>?> RerunAsync(Project project, int pullRequest, IReadOnlyList<string>? profiles, CancellationToken ct,
-        bool newCheckRun = false)
+    /// <remarks>The report turning pending again is what gives the head a new check run (a completed one is final).</remarks>
+    public async Task<IReadOnlyList<Job>?> RerunAsync(Project project, int pullRequest, IReadOnlyList<string>? profiles, CancellationToken ct)
     {
         if (project.PullRequestPolicy == PullRequestPolicy.None) return null;
         var head = await HeadAsync(project.Id, pullRequest, ct);
@@ -39,10 +35,6 @@ public sealed class PullRequestActions(PerfDbContext db, AlertService alertServi
         var hold = project.PullRequestPolicy == PullRequestPolicy.Members && !head.Trusted;
         var jobs = await scheduler.EnqueueAsync(new JobRequest(project.Slug, head.HeadCommit, last.BaseCommit, last.Branch, pullRequest, Profiles: profiles),
             ct, awaitApproval: hold);
-        // Before the publish job is queued, which would otherwise update the old check run.
-        if (newCheckRun && jobs.Any(j => j.State != JobState.AwaitingApproval))
-            await db.PullRequestComments.Where(c => c.ProjectId == project.Id && c.PullRequest == pullRequest)
-                .ExecuteUpdateAsync(s => s.SetProperty(c => c.CheckRunId, (long?)null).SetProperty(c => c.CheckRunHead, (string?)null), ct);
         PullRequestPublishJob.Enqueue(background, project.Id, pullRequest);
         logger.LogInformation("Re-run of {Project}#{Number} at {Head}: {Jobs} jobs", project.Slug, pullRequest, head.HeadCommit, jobs.Count);
         return jobs;
@@ -52,7 +44,9 @@ public sealed class PullRequestActions(PerfDbContext db, AlertService alertServi
     /// Acknowledges the current head's active regressions (those whose benchmark matches <paramref name="glob"/>, or
     /// all), recording who and why like the dashboard's triage does; returns how many.
     /// </summary>
-    public async Task<int> AcknowledgeAsync(long projectId, int pullRequest, string actor, string? glob, string? reason, CancellationToken ct)
+    /// <param name="publish">False when the caller publishes the change itself, with more of its own (a note).</param>
+    public async Task<int> AcknowledgeAsync(long projectId, int pullRequest, string actor, string? glob, string? reason, CancellationToken ct,
+        bool publish = true)
     {
         var head = await HeadAsync(projectId, pullRequest, ct);
         if (head is null) return 0;
@@ -65,7 +59,7 @@ public sealed class PullRequestActions(PerfDbContext db, AlertService alertServi
         var match = glob is null ? null : Glob(glob);
         var chosen = alerts.Where(x => match is null || match.IsMatch(x.Key)).Select(x => x.Alert).ToList();
         await alertService.TriageAsync(chosen, AlertState.Acknowledged, actor, reason, issue: null, ct);
-        if (chosen.Count > 0) PullRequestPublishJob.Enqueue(background, projectId, pullRequest);
+        if (chosen.Count > 0 && publish) PullRequestPublishJob.Enqueue(background, projectId, pullRequest);
         logger.LogInformation("{Actor} acknowledged {Count} regressions of pull request #{Number} ({Glob})", actor, chosen.Count, pullRequest, glob ?? "all");
         return chosen.Count;
     }

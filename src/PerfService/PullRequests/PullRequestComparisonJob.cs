@@ -70,6 +70,8 @@ public sealed class PullRequestComparisonJob(
         {
             await SaveAsync(job, inputs, verdicts, ct);
             await OpenRegressionAlertsAsync(job, profile, inputs, verdicts, ct);
+            // With the verdicts: the report counts this profile as done only once they are all there.
+            await db.Jobs.Where(j => j.Id == job.Id).ExecuteUpdateAsync(s => s.SetProperty(j => j.JudgedAt, DateTimeOffset.UtcNow), ct);
             await tx.CommitAsync(ct);
         }
         // Never for submitted results, which no agent of ours produced and none may be there to re-run; only from the
@@ -131,7 +133,7 @@ public sealed class PullRequestComparisonJob(
                 Outcome = v.Outcome,
                 BaseMedian = Finite(v.BaseMedian), HeadMedian = Finite(v.HeadMedian),
                 Change = Finite(v.Change), ChangeCiLower = Finite(v.ChangeLower), ChangeCiUpper = Finite(v.ChangeUpper),
-                PValue = Finite(v.PValue), AdjustedPValue = Finite(v.AdjustedP), Threshold = v.Threshold,
+                PValue = Finite(v.PValue), AdjustedPValue = Finite(v.AdjustedP), Threshold = v.Threshold, NoChangeMargin = v.NoChangeMargin,
                 BaseSamples = v.BaseCount, HeadSamples = v.HeadCount, Reason = inputs[i].Reason(v), WantsRerun = v.WantsRerun, CreatedAt = now,
             });
         }

@@ -31,7 +31,12 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
         var head = jobs[0].Commit;
         // Per profile: the newest job at the newest head; a finished re-run supersedes the job it re-ran.
         var latest = jobs.Where(j => j.Commit == head).GroupBy(j => j.ProfileId).Select(g => g.First()).ToList();
-        var judged = jobs.Where(j => j.Commit == head && j.State == JobState.Succeeded).GroupBy(j => j.ProfileId).Select(g => g.First().Id).ToList();
+        // A succeeded job counts once its comparison has written its verdicts (or found nothing to compare); until then
+        // its profile is pending, and an earlier judged attempt of the same head (a re-run's original) still shows.
+        var succeeded = jobs.Where(j => j.Commit == head && j.State == JobState.Succeeded).Select(j => j.Id).ToList();
+        var withVerdicts = await db.Verdicts.AsNoTracking().Where(v => succeeded.Contains(v.JobId)).Select(v => v.JobId).Distinct().ToListAsync(ct);
+        bool Judged(Job j) => j.State == JobState.Succeeded && (j.JudgedAt is not null || withVerdicts.Contains(j.Id));
+        var judged = jobs.Where(j => j.Commit == head && Judged(j)).GroupBy(j => j.ProfileId).Select(g => g.First().Id).ToList();
 
         var verdicts = await (
             from v in db.Verdicts.AsNoTracking()
@@ -73,7 +78,8 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
             HeadCommit = head,
             BaseCommit = jobs[0].BaseCommit,
             DashboardUrl = publicUrl is null ? null : $"{publicUrl}/pr.html?project={Uri.EscapeDataString(project.Slug)}&pr={pullRequest}",
-            PendingProfiles = latest.Where(j => j.State is JobState.Queued or JobState.Running).Select(j => profiles[j.ProfileId]).Order().ToList(),
+            PendingProfiles = latest.Where(j => j.State is JobState.Queued or JobState.Running || (j.State == JobState.Succeeded && !Judged(j)))
+                .Select(j => profiles[j.ProfileId]).Order().ToList(),
             AwaitingApprovalLabel = latest.Any(j => j.State == JobState.AwaitingApproval) ? project.ApprovalLabel : null,
             HistoryBranch = project.DefaultBranch,
             Rows = verdicts.Select(x => new ReportRow
@@ -97,6 +103,8 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
                 ChangeCiLower = x.v.ChangeCiLower,
                 ChangeCiUpper = x.v.ChangeCiUpper,
                 PValue = x.v.AdjustedPValue ?? x.v.PValue,
+                NoChangeMargin = x.v.NoChangeMargin,
+                Threshold = x.v.Threshold,
                 Reason = x.v.Reason,
                 Acknowledged = acknowledged.Any(a => a.BenchmarkId == x.v.BenchmarkId && a.MeasureId == x.v.MeasureId && a.ProfileId == x.v.ProfileId),
                 BaselineFromHistory = HistoryBaseline.IsAnnotated(x.v.Reason),

@@ -14,9 +14,11 @@ public sealed record RunDetailDto(RunDto Run, IReadOnlyList<ResultDto> Results, 
 public sealed record RunRowDto(long Id, string Commit, string? Branch, int? PullRequest, string Profile, string Suite, string Role,
     int Round, long? JobId, DateTimeOffset CreatedAt, int Results, int Errors);
 
-/// <summary><paramref name="Change"/> is relative (0.1 = 10 % more than base), with its confidence interval.</summary>
+/// <summary><paramref name="Change"/> is relative (0.1 = 10 % more than base), with its confidence interval;
+/// <paramref name="Threshold"/> what a regression had to clear, <paramref name="NoChangeMargin"/> what the interval had
+/// to lie within for no change.</summary>
 public sealed record VerdictDto(long BenchmarkId, string Benchmark, string Measure, string Unit, string Direction, string Profile,
     string Outcome, double? BaseMedian, double? HeadMedian, double? Change, double? ChangeCiLower, double? ChangeCiUpper,
-    double? PValue, double? AdjustedPValue, double Threshold, int BaseSamples, int HeadSamples, string? Reason);
+    double? PValue, double? AdjustedPValue, double Threshold, double NoChangeMargin, int BaseSamples, int HeadSamples, string? Reason);
 
 public sealed record TargetResultDto(long Id, string Name, string Outcome, double? Actual, double? Limit, string? Detail);

@@ -66,7 +66,7 @@ internal static class RunsEndpoints
             .ToListAsync(ct);
         return TypedResults.Ok(verdicts.Select(x => new VerdictDto(x.v.BenchmarkId, x.Key, x.Name, x.Unit, x.Direction.ToString(), x.Profile,
             x.v.Outcome.ToString(), x.v.BaseMedian, x.v.HeadMedian, x.v.Change, x.v.ChangeCiLower, x.v.ChangeCiUpper, x.v.PValue,
-            x.v.AdjustedPValue, x.v.Threshold, x.v.BaseSamples, x.v.HeadSamples, x.v.Reason)).ToList());
+            x.v.AdjustedPValue, x.v.Threshold, x.v.NoChangeMargin, x.v.BaseSamples, x.v.HeadSamples, x.v.Reason)).ToList());
     }
 
     public static async Task<Results<Ok<List<TargetResultDto>>, ProblemHttpResult>> Targets(long runId, PerfDbContext db, CancellationToken ct)

@@ -37,8 +37,12 @@ public sealed class CompareCommandTests : IDisposable
         using var doc = JsonDocument.Parse(result.Output);
         var items = doc.RootElement.EnumerateArray().ToList();
         Assert.All(items, i => Assert.Equal(
-            ["benchmark", "measure", "unit", "outcome", "change", "ciLower", "ciUpper", "p", "reason", "base", "head", "baseRounds", "headRounds"],
+            ["benchmark", "measure", "unit", "outcome", "change", "ciLower", "ciUpper", "p", "reason", "base", "head", "baseRounds", "headRounds",
+                "noChangeMargin", "threshold"],
             i.EnumerateObject().Select(p => p.Name)));
+        // No history on the command line: one margin, the default 5%, serves both.
+        Assert.All(items.Where(i => i.GetProperty("reason").GetString()!.Contains("rounds", StringComparison.Ordinal)), i =>
+            Assert.Equal((0.05, 0.05), (i.GetProperty("noChangeMargin").GetDouble(), i.GetProperty("threshold").GetDouble())));
         Assert.All(items, i => Assert.Contains(i.GetProperty("outcome").GetString(), new[] { "regression", "improvement", "inconclusive", "no_change" }));
         JsonElement Find(string bench, string measure) =>
             items.Single(i => i.GetProperty("benchmark").GetString()!.Contains(bench, StringComparison.Ordinal) && i.GetProperty("measure").GetString() == measure);

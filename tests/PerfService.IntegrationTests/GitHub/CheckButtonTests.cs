@@ -37,13 +37,17 @@ public class CheckButtonTests(RealReportsGitHubAppFixture fixture) : IClassFixtu
         await DeliverAsync("check_run", CheckRun("requested_action", "octo/btn-ack", check.Id, head, Maintainer, "acknowledge"));
         Assert.Equal([AlertState.Acknowledged], await fixture.AlertStatesAsync("btn-ack"));
         var green = await CheckAsync("octo/btn-ack", head, c => c.Conclusion == "success");
-        Assert.Equal(check.Id, green.Id);
+        // GitHub keeps a completed run as it was: the new conclusion is a new run, the failed one is left alone.
+        Assert.NotEqual(check.Id, green.Id);
         Assert.Empty(green.Actions);
+        var failed = fixture.GitHub.CheckRunsOf("octo/btn-ack", head).Single(c => c.Id == check.Id);
+        Assert.Equal(("completed", "failure", check.Updates), (failed.Status, failed.Conclusion, failed.Updates));
+        Assert.DoesNotContain(check.Id, fixture.GitHub.RefusedCheckUpdates);
         var events = await fixture.App.WithDbAsync(db => Task.FromResult(db.AlertEvents.Where(e => e.Actor == "github:" + Maintainer).ToList()));
         Assert.Single(events);
 
         // A second refusal is answered from the cache, not by asking GitHub again.
-        await DeliverAsync("check_run", CheckRun("requested_action", "octo/btn-ack", check.Id, head, Outsider, "acknowledge", conclusion: "success"));
+        await DeliverAsync("check_run", CheckRun("requested_action", "octo/btn-ack", green.Id, head, Outsider, "acknowledge", conclusion: "success"));
         Assert.Single(fixture.GitHub.CallsTo("GET", $"/collaborators/{Outsider}/permission"));
     }
 

@@ -55,16 +55,22 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
         Assert.Equal("confused", Reactions(fixture.GitHub, refused));
         Assert.Equal([AlertState.Active, AlertState.Active], await fixture.AlertStatesAsync("cmd-ack"));
 
+        var project = await fixture.ProjectIdAsync("cmd-ack");
+        var published = await fixture.PublishJobsQueuedAsync(project, 2);
+        var failing = Assert.Single(fixture.GitHub.CheckRunsOf("octo/cmd-ack", head));
         var (ack, reply) = await CommandAsync("octo/cmd-ack", 2, "/perf ack Demo.* expected: new validation", Maintainer);
         Assert.Contains("acknowledged 1", reply.Message, StringComparison.Ordinal);
+        // One change (the acknowledgement and its note), one publish.
+        Assert.Equal(published + 1, await fixture.PublishJobsQueuedAsync(project, 2));
         Assert.Equal("+1", Reactions(fixture.GitHub, ack));
         Assert.Equal([AlertState.Acknowledged, AlertState.Active], await fixture.AlertStatesAsync("cmd-ack"));
         var comment = await BotCommentAsync("octo/cmd-ack", 2, c => c.Body.Contains("acknowledged by @maint", StringComparison.Ordinal));
         Assert.Contains("expected: new validation", comment!.Body, StringComparison.Ordinal);
         Assert.Single(BotComments("octo/cmd-ack", 2));
-        // One regression is left: the check still fails.
-        Assert.Equal("failure", (await Generic.EventuallyAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf("octo/cmd-ack", head).Single()),
-            c => c.Updates > 0)).Conclusion);
+        // One regression is left: the check still fails, and the completed run is left as it was (GitHub's rule).
+        var check = Assert.Single(fixture.GitHub.CheckRunsOf("octo/cmd-ack", head));
+        Assert.Equal((failing.Id, "failure", failing.Updates), (check.Id, check.Conclusion, check.Updates));
+        Assert.DoesNotContain(check.Id, fixture.GitHub.RefusedCheckUpdates);
 
         var (none, _) = await CommandAsync("octo/cmd-ack", 2, "/perf ack Nothing.*", Maintainer);
         Assert.Equal("confused", Reactions(fixture.GitHub, none));
@@ -73,8 +79,9 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
     [Fact]
     public async Task Rerun_queues_one_profile_for_a_writer_and_nothing_for_others()
     {
-        await fixture.OpenJudgedAsync("cmd-rerun", 3, "Demo.Parse");
+        var head = await fixture.OpenJudgedAsync("cmd-rerun", 3, "Demo.Parse");
         var before = (await fixture.JobsAsync("cmd-rerun")).Count;
+        var finished = Assert.Single(fixture.GitHub.CheckRunsOf("octo/cmd-rerun", head));
 
         var (refused, _) = await CommandAsync("octo/cmd-rerun", 3, "/perf rerun m1-pro", Outsider);
         Assert.Equal("confused", Reactions(fixture.GitHub, refused));
@@ -84,6 +91,12 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
         Assert.Equal("rocket", Reactions(fixture.GitHub, rerun));
         var added = (await fixture.JobsAsync("cmd-rerun")).Skip(before).ToList();
         Assert.Equal(JobState.Queued, Assert.Single(added).State);
+        // The head runs again: a new check run in progress; the completed one stays as it was.
+        await Generic.EventuallyAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf("octo/cmd-rerun", head)),
+            runs => runs.Any(r => r.Id != finished.Id && r.Status == "in_progress"));
+        var old = fixture.GitHub.CheckRunsOf("octo/cmd-rerun", head).Single(r => r.Id == finished.Id);
+        Assert.Equal(("completed", "failure", finished.Updates), (old.Status, old.Conclusion, old.Updates));
+        Assert.DoesNotContain(finished.Id, fixture.GitHub.RefusedCheckUpdates);
 
         var (unknown, _) = await CommandAsync("octo/cmd-rerun", 3, "/perf rerun no-such-profile", Maintainer);
         Assert.Equal("confused", Reactions(fixture.GitHub, unknown));
@@ -103,7 +116,10 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
         Assert.Equal("confused", Reactions(fixture.GitHub, refused));
         Assert.All(await fixture.JobsAsync("cmd-run"), j => Assert.Equal(JobState.AwaitingApproval, j.State));
 
+        var project = await fixture.ProjectIdAsync("cmd-run");
+        var published = await fixture.PublishJobsQueuedAsync(project, 4);
         var (run, reply) = await CommandAsync("octo/cmd-run", 4, "/perf run", Maintainer);
+        Assert.Equal(published + 1, await fixture.PublishJobsQueuedAsync(project, 4));
         Assert.Equal("rocket", Reactions(fixture.GitHub, run));
         Assert.Contains("queued 3 jobs", reply.Message, StringComparison.Ordinal);
         Assert.All(await fixture.JobsAsync("cmd-run"), j => Assert.Equal((JobState.Queued, true), (j.State, j.Untrusted)));

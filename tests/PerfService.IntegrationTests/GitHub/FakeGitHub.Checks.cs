@@ -14,7 +14,8 @@ public sealed record FakeCheckRun(long Id, string Repo, string Name, string Head
 
 public sealed record FakeReaction(long Id, string Repo, long CommentId, string Content, string Login);
 
-/// <summary>Checks (runs), collaborator permissions and comment reactions, with GitHub's validation rules.</summary>
+/// <summary>Checks (runs), collaborator permissions and comment reactions, with GitHub's validation rules (among them: a
+/// completed check run is final, any change to it is refused with a 422).</summary>
 public sealed partial class FakeGitHub
 {
     private const int MaxSummary = 65_535;
@@ -25,6 +26,13 @@ public sealed partial class FakeGitHub
     private readonly ConcurrentDictionary<long, FakeCheckRun> _checkRuns = new();
     private readonly ConcurrentQueue<FakeReaction> _reactions = new();
     private readonly ConcurrentDictionary<string, string> _permissions = new(StringComparer.OrdinalIgnoreCase);
+    private readonly List<long> _refusedCheckUpdates = [];
+
+    /// <summary>Check runs someone tried to change after they were completed (each refused with a 422).</summary>
+    public IReadOnlyList<long> RefusedCheckUpdates
+    {
+        get { lock (_refusedCheckUpdates) return _refusedCheckUpdates.ToList(); }
+    }
 
     /// <summary>A user's permission on every repository: admin, maintain, write, triage, read or none (the default: read).</summary>
     public void SetPermission(string login, string permission) => _permissions[login] = permission;
@@ -55,6 +63,12 @@ public sealed partial class FakeGitHub
         {
             if (!_checkRuns.TryGetValue(id, out var run) || !run.Repo.Equals($"{owner}/{repo}", StringComparison.OrdinalIgnoreCase))
                 return Error(HttpStatusCode.NotFound, "Not Found");
+            // GitHub keeps a completed check run as it was: its status and conclusion are final. A change is a new run.
+            if (run.Status == "completed")
+            {
+                lock (_refusedCheckUpdates) _refusedCheckUpdates.Add(id);
+                return Invalid("CheckRun", "custom", "status", "a completed check run cannot be changed; create a new check run");
+            }
             var json = Json(http);
             if (json is null) return Error(HttpStatusCode.BadRequest, "Problems parsing JSON");
             var applied = Apply(run with { Updates = run.Updates + 1 }, json)!;

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection;
 using PerfService.Data.Entities;
 using Outcome = PerfService.Core.Comparison.Outcome;
 
@@ -23,7 +24,10 @@ public sealed class RealReportsGitHubAppFixture : GitHubAppFixture
     /// and the comparison would have: every profile judged, <paramref name="regressed"/> a regression with its alert
     /// on the first profile. Returns the head.
     /// </summary>
-    public async Task<string> OpenJudgedAsync(string slug, int number, params string[] regressed)
+    public Task<string> OpenJudgedAsync(string slug, int number, params string[] regressed) => OpenJudgedAsync(slug, number, true, regressed);
+
+    /// <param name="judgeAll">False: the other profiles' jobs have succeeded but their comparison has not run yet.</param>
+    public async Task<string> OpenJudgedAsync(string slug, int number, bool judgeAll, params string[] regressed)
     {
         var repo = $"octo/{slug}";
         await CreateProjectAsync(slug, repo);
@@ -67,10 +71,42 @@ public sealed class RealReportsGitHubAppFixture : GitHubAppFixture
             await db.SaveChangesAsync();
             return 0;
         });
-        var projectId = await App.WithDbAsync(db => db.Projects.Where(p => p.Slug == slug).Select(p => p.Id).SingleAsync());
-        await PublishAsync(projectId, number);
+        if (judgeAll) await JudgeOthersAsync(slug, number);
+        await PublishAsync(await ProjectIdAsync(slug), number);
         return head;
     }
+
+    /// <summary>The comparison of every job but the first profile's, as the service runs it: they have no runs, so
+    /// nothing to compare on those profiles.</summary>
+    public async Task JudgeOthersAsync(string slug, int number)
+    {
+        var jobs = (await JobsAsync(slug)).Where(j => j.PullRequest == number).OrderBy(j => j.ProfileId).Skip(1).ToList();
+        foreach (var job in jobs)
+        {
+            await using var scope = App.Services.CreateAsyncScope();
+            await scope.ServiceProvider.GetRequiredService<PerfService.Comparison.PullRequestComparisonJob>().RunAsync(job.Id, CancellationToken.None);
+        }
+    }
+
+    /// <summary>How many publish jobs were ever queued for the pull request, in any state (read from Hangfire's own
+    /// table: its monitoring lists miss a job between being fetched and being marked processing).</summary>
+    public async Task<int> PublishJobsQueuedAsync(long projectId, int pullRequest)
+    {
+        await using var command = App.Services.GetRequiredService<Npgsql.NpgsqlDataSource>().CreateCommand(
+            "SELECT arguments::text FROM hangfire.job WHERE invocationdata::text LIKE '%PullRequestPublishJob%'");
+        await using var reader = await command.ExecuteReaderAsync();
+        var count = 0;
+        while (await reader.ReadAsync())
+        {
+            // Hangfire stores the arguments as a JSON array of each argument's own JSON: ["5","2",null].
+            var args = System.Text.Json.JsonSerializer.Deserialize<string?[]>(reader.GetString(0))!;
+            if (args[0] == projectId.ToString(System.Globalization.CultureInfo.InvariantCulture)
+                && args[1] == pullRequest.ToString(System.Globalization.CultureInfo.InvariantCulture)) count++;
+        }
+        return count;
+    }
+
+    public Task<long> ProjectIdAsync(string slug) => App.WithDbAsync(db => db.Projects.Where(p => p.Slug == slug).Select(p => p.Id).SingleAsync());
 
     public Task<List<AlertState>> AlertStatesAsync(string slug) =>
         App.WithDbAsync(db => db.Alerts.Where(a => db.Projects.Any(p => p.Id == a.ProjectId && p.Slug == slug)).OrderBy(a => a.Id).Select(a => a.State).ToListAsync());

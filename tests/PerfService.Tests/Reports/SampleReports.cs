@@ -12,7 +12,8 @@ public static class SampleReports
     public const string Dashboard = "https://perf.example.com/projects/demo/pulls/42";
 
     public static ReportRow Row(string benchmark, Outcome outcome, double? baseValue, double? headValue, string unit = "ns",
-        string measure = "time", string profile = "ryzen-9950x", double? p = 0.0004, string? reason = null, bool acknowledged = false)
+        string measure = "time", string profile = "ryzen-9950x", double? p = 0.0004, string? reason = null, bool acknowledged = false,
+        double threshold = 0.05)
     {
         var change = baseValue is { } b && headValue is { } h && b != 0 ? (h - b) / b : (double?)null;
         return new ReportRow
@@ -20,6 +21,7 @@ public static class SampleReports
             Benchmark = benchmark, Measure = measure, Unit = unit, Profile = profile, Outcome = outcome,
             BaseValue = baseValue, HeadValue = headValue, Change = change,
             ChangeCiLower = change - 0.02, ChangeCiUpper = change + 0.03, PValue = p, Reason = reason, Acknowledged = acknowledged,
+            NoChangeMargin = 0.05, Threshold = threshold,
         };
     }
 
@@ -33,7 +35,8 @@ public static class SampleReports
             Row("Demo.Hashing.Sha256(Length: 1048576)", Outcome.Improvement, 2_512_000, 2_104_000, p: 0.012),
             Row("Demo.Json.Serialize(Size: 1000)", Outcome.NoChange, 880.4, 884.1, p: 0.41, reason: "below the 5% threshold"),
             Row("Demo.Json.Serialize(Size: 10)", Outcome.NoChange, 95.21, 95.02, p: 0.77),
-            Row("Demo.Collections.Sort(N: 100000)", Outcome.Inconclusive, 4.2e6, 4.6e6, p: 0.09, reason: "bimodal samples"),
+            Row("Demo.Collections.Sort(N: 100000)", Outcome.Inconclusive, 4.2e6, 4.6e6, p: 0.09, threshold: 0.28,
+                reason: "+9.5% CI [+7.5%, +12.5%] (bimodal samples): the series is too noisy to judge a change of ±5.0%: run-to-run noise ±14% on the base branch, so only a change beyond ±28% counts"),
             Row("Demo.Collections.Sort(N: 100000)", Outcome.NoChange, 3, 3, unit: "count", measure: "gen0", p: null),
         ],
         Targets =

@@ -2,10 +2,11 @@ using PerfService.Core.Results;
 
 namespace PerfService.Core.Comparison.Evaluation;
 
-/// <summary>One noise cell of the evaluation: within-run and run-to-run relative noise (0.02 = 2%).</summary>
-public sealed record NoiseCell(double Within, double RunToRun)
+/// <summary>One noise cell of the evaluation: within-run and run-to-run relative noise (0.02 = 2%). A
+/// <see cref="Bimodal"/> cell's runs also land in one of two modes (see <see cref="EvaluationSettings.SlowModeShare"/>).</summary>
+public sealed record NoiseCell(double Within, double RunToRun, bool Bimodal = false)
 {
-    public override string ToString() => $"within {Within * 100:0.#}% / run-to-run {RunToRun * 100:0.#}%";
+    public override string ToString() => $"within {Within * 100:0.#}% / run-to-run {RunToRun * 100:0.#}%{(Bimodal ? ", bimodal runs" : "")}";
 }
 
 /// <summary>How the pull requests of the evaluation are drawn.</summary>
@@ -21,6 +22,14 @@ public sealed record EvaluationSettings
     public int HistoryRuns { get; init; } = 20;
     public double[] Within { get; init; } = [0.005, 0.01, 0.02, 0.05];
     public double[] RunToRun { get; init; } = [0, 0.01, 0.02, 0.03];
+    /// <summary>
+    /// The high-noise cells (within-run 2%): run-to-run noise of 10% to 20% with runs in two modes, as on a busy or
+    /// shared machine where some runs meet interference. Where "no change" must never be said of a real ±10% or ±20%.
+    /// </summary>
+    public double[] HighNoiseRunToRun { get; init; } = [0.10, 0.20];
+    /// <summary>In a bimodal cell, the share of runs (rounds and history runs alike) in the slow mode, and how much slower it is.</summary>
+    public double SlowModeShare { get; init; } = 0.25;
+    public double SlowModeFactor { get; init; } = 1.4;
     /// <summary>Share of benchmarks with two modes (the second 15% slower, taken by 30% of samples).</summary>
     public double BimodalShare { get; init; } = 0.1;
     /// <summary>Share of samples that are outliers (1.5× to 3× the value).</summary>
@@ -52,6 +61,11 @@ public static class SyntheticPullRequests
                 var cell = new NoiseCell(within, runToRun);
                 for (var pr = 0; pr < settings.PullRequestsPerCell; pr++) yield return PullRequest(rng, cell, settings);
             }
+        foreach (var runToRun in settings.HighNoiseRunToRun)
+        {
+            var cell = new NoiseCell(0.02, runToRun, Bimodal: true);
+            for (var pr = 0; pr < settings.PullRequestsPerCell; pr++) yield return PullRequest(rng, cell, settings);
+        }
     }
 
     private static List<LabelledComparison> PullRequest(Random rng, NoiseCell cell, EvaluationSettings s)
@@ -68,7 +82,7 @@ public static class SyntheticPullRequests
             var shift = Pick(rng, s.Shifts, totalWeight);
             var bimodal = rng.NextDouble() < s.BimodalShare;
             IReadOnlyList<double> Round(double sharedOffset, double factor) =>
-                Samples(rng, level * factor * Math.Exp(sharedOffset + shared * Gaussian(rng)), cell.Within, bimodal, s);
+                Samples(rng, level * factor * Math.Exp(sharedOffset + shared * Gaussian(rng)) * Mode(rng, cell, s), cell.Within, bimodal, s);
             var baseRounds = baseShared.Select(o => Round(o, 1)).ToList();
             var headRounds = headShared.Select(o => Round(o, 1 + shift)).ToList();
             List<double>? history = null;
@@ -100,6 +114,10 @@ public static class SyntheticPullRequests
         }
         return samples;
     }
+
+    /// <summary>A run's mode in a bimodal cell: slow (interference) with the slow mode's share, else normal.</summary>
+    private static double Mode(Random rng, NoiseCell cell, EvaluationSettings s) =>
+        cell.Bimodal && rng.NextDouble() < s.SlowModeShare ? s.SlowModeFactor : 1;
 
     private static double Pick(Random rng, (double Shift, double Weight)[] shifts, double total)
     {

@@ -12,6 +12,7 @@ public class PullRequestCommentConfiguration : IEntityTypeConfiguration<PullRequ
         b.Property(x => x.HeadCommit).HasMaxLength(64);
         b.Property(x => x.LastState).HasMaxLength(16);
         b.Property(x => x.CheckRunHead).HasMaxLength(64);
+        b.Property(x => x.CheckRunState).HasMaxLength(32);
         b.Property(x => x.Notes).HasMaxLength(8000);
         b.HasIndex(x => x.CheckRunId);
         b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);

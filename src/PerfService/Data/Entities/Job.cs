@@ -38,6 +38,9 @@ public class Job
     public DateTimeOffset CreatedAt { get; set; }
     public DateTimeOffset? StartedAt { get; set; }
     public DateTimeOffset? FinishedAt { get; set; }
+    /// <summary>When its pull-request comparison wrote its verdicts (none, when there was nothing to compare): until then
+    /// a succeeded job's profile is still pending in the report.</summary>
+    public DateTimeOffset? JudgedAt { get; set; }
 
     // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
     public Project? Project { get; set; }

@@ -15,6 +15,9 @@ public class PullRequestComment
     /// a new one is created for a new head.</summary>
     public long? CheckRunId { get; set; }
     public string? CheckRunHead { get; set; }
+    /// <summary>What GitHub last accepted for that check run: "queued", "in_progress" or "completed:conclusion". A completed
+    /// run is final on GitHub, so a new state means a new run.</summary>
+    public string? CheckRunState { get; set; }
     /// <summary>Lines the service keeps below its report: answers to comment commands (help, acknowledgements).</summary>
     public string? Notes { get; set; }
     public DateTimeOffset UpdatedAt { get; set; }

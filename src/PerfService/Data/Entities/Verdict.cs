@@ -20,7 +20,10 @@ public class Verdict
     public double? ChangeCiUpper { get; set; }
     public double? PValue { get; set; }
     public double? AdjustedPValue { get; set; }
+    /// <summary>The threshold a regression had to clear, and the margin the interval had to lie within for no change
+    /// (relative, 0.05 = 5%): the two differ where the series' noise widened the threshold.</summary>
     public double Threshold { get; set; }
+    public double NoChangeMargin { get; set; }
     public int BaseSamples { get; set; }
     public int HeadSamples { get; set; }
     public string? Reason { get; set; }

@@ -65,6 +65,7 @@ function verdictTable(verdicts, explorer) {
       // adjusted over every row (and not computed for exact figures), it read 1 even beside a +66% change.
       { key: 'ci', label: 'Change interval', class: 'num', value: (v) => v.changeCiLower, render: (v) => changeInterval(v.changeCiLower, v.changeCiUpper) },
       { key: 'outcome', label: 'Outcome', value: (v) => v.outcome, render: (v) => badge(v.outcome, outcomeKinds) },
+      { key: 'margin', label: 'Margin', class: 'num', value: (v) => v.threshold, render: margin },
     ],
   });
 }
@@ -75,6 +76,15 @@ export const changeInterval = (lower, upper) => (lower === null || lower === und
 function targetTables(targets) {
   const measured = targets.filter((t) => t.outcome !== 'NotMeasured');
   return [measured.length ? targetTable(measured) : null, unmeasuredLine(targets.filter((t) => t.outcome === 'NotMeasured'), 'unmeasured-targets')];
+}
+
+// As the comment shows it: "±5%" when one margin served both, else no change within the first, a regression only
+// beyond the second (the threshold widened by the series' noise).
+function margin(v) {
+  const text = (x) => `±${Math.round(x * 1000) / 10}%`;
+  const two = v.noChangeMargin > 0 && Math.abs(v.threshold - v.noChangeMargin) > 1e-9;
+  return el('span', { title: two ? 'no change within the first; a regression must clear the second (twice the run-to-run noise)' : 'no change within it; a regression must clear it' },
+    two ? `${text(v.noChangeMargin)} / ${text(v.threshold)}` : text(v.threshold));
 }
 
 function targetTable(targets) {
