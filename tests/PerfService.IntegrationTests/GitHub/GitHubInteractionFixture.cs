@@ -84,7 +84,7 @@ public sealed class RealReportsGitHubAppFixture : GitHubAppFixture
         foreach (var job in jobs)
         {
             await using var scope = App.Services.CreateAsyncScope();
-            await scope.ServiceProvider.GetRequiredService<PerfService.Comparison.PullRequestComparisonJob>().RunAsync(job.Id, CancellationToken.None);
+            await scope.ServiceProvider.GetRequiredService<PerfService.PullRequests.PullRequestComparisonJob>().RunAsync(job.Id, CancellationToken.None);
         }
     }
 

@@ -1,4 +1,4 @@
-using PerfService.Comparison;
+using PerfService.PullRequests;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace PerfService.IntegrationTests.GitHub;

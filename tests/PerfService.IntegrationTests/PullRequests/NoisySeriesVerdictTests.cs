@@ -1,7 +1,7 @@
 using System.Text.Json;
 using PerfService.Core.Comparison;
 
-namespace PerfService.IntegrationTests.Analysis;
+namespace PerfService.IntegrationTests.PullRequests;
 
 /// <summary>
 /// On a series whose main-branch runs wander by tens of percent, a pull request's +30% is not "no change": the
