@@ -15,6 +15,7 @@ public static class GitHubSetup
         builder.Services.AddSingleton<GitHubClientProvider>();
         builder.Services.AddSingleton<GitHubRetry>();
         builder.Services.AddScoped<WebhookDispatcher>();
+        builder.Services.AddSingleton<WebhookGate>();
         builder.Services.AddSingleton<PullRequestHeads>();
         builder.Services.AddScoped<PullRequestApprovals>();
         builder.Services.AddSingleton<GitHubPermissions>();
