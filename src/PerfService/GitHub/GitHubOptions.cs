@@ -39,6 +39,14 @@ public sealed class GitHubOptions
     [Range(1, 300)]
     public int RequestTimeoutSeconds { get; set; } = 30;
 
+    /// <summary>Webhook bodies one process reads (and checks the signature of) at once; more wait, see <see cref="WebhookQueueSeconds"/>.</summary>
+    [Range(1, 1_000)]
+    public int MaxConcurrentWebhooks { get; set; } = 8;
+
+    /// <summary>How long a delivery waits for a slot before it is answered 503 (GitHub itself gives up after 10 s).</summary>
+    [Range(0, 60)]
+    public int WebhookQueueSeconds { get; set; } = 5;
+
     public bool UsesApp => !string.IsNullOrWhiteSpace(AppId);
     public bool CanPublish => UsesApp || !string.IsNullOrWhiteSpace(Token);
 

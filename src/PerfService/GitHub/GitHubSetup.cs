@@ -17,6 +17,7 @@ public static class GitHubSetup
         builder.Services.AddSingleton<GitHubClientProvider>();
         builder.Services.AddSingleton<GitHubRetry>();
         builder.Services.AddScoped<WebhookDispatcher>();
+        builder.Services.AddSingleton<WebhookGate>();
         builder.Services.AddSingleton<GitHubPermissions>();
         builder.Services.AddScoped<GitHubInteractions>();
         builder.Services.AddScoped<PullRequestPublisher>();

@@ -20,12 +20,25 @@ public static class GitHubWebhook
     public const long MaxBodyBytes = 25 * 1024 * 1024;
 
     public static async Task<Results<Ok<WebhookReply>, Accepted<WebhookReply>, ValidationProblem, ProblemHttpResult>> Receive(
-        HttpRequest request, IOptions<GitHubOptions> options, PerfDbContext db, WebhookDispatcher dispatcher, TimeProvider time, CancellationToken ct)
+        HttpRequest request, IOptions<GitHubOptions> options, PerfDbContext db, WebhookDispatcher dispatcher, WebhookGate gate, TimeProvider time,
+        CancellationToken ct)
     {
         if (request.ContentLength > MaxBodyBytes) return TooLarge();
-        var body = await ReadCappedAsync(request.Body, ct);
-        if (body is null) return TooLarge();
-        if (!WebhookSignature.IsValid(options.Value.WebhookSecret, request.Headers[WebhookSignature.Header], body))
+        byte[]? body;
+        // Bodies are read a few at a time, and an unsigned one never whole in memory (WebhookBody): many concurrent
+        // unsigned 25 MB posts cost disk for a moment, not the process's memory.
+        using (var slot = await gate.EnterAsync(ct))
+        {
+            if (slot is null)
+            {
+                request.HttpContext.Response.Headers.RetryAfter = "5";
+                return TypedResults.Problem("too many webhook deliveries are being read at once; retry after the Retry-After delay",
+                    statusCode: StatusCodes.Status503ServiceUnavailable, title: "Webhooks busy");
+            }
+            (var read, body) = await WebhookBody.ReadAsync(request.Body, options.Value.WebhookSecret, request.Headers[WebhookSignature.Header], MaxBodyBytes, ct);
+            if (read == WebhookBodyRead.TooLarge) return TooLarge();
+        }
+        if (body is null)
             return TypedResults.Problem(statusCode: StatusCodes.Status401Unauthorized, title: "Invalid webhook signature",
                 detail: string.IsNullOrEmpty(options.Value.WebhookSecret)
                     ? "GitHub:WebhookSecret is not configured, so no delivery can be verified"
@@ -66,20 +79,6 @@ public static class GitHubWebhook
             await ForgetAsync(db, delivery);
             throw;
         }
-    }
-
-    /// <summary>The whole body, or null as soon as it passes <see cref="MaxBodyBytes"/> (a chunked body has no length to check first).</summary>
-    private static async Task<byte[]?> ReadCappedAsync(Stream body, CancellationToken ct)
-    {
-        using var buffer = new MemoryStream();
-        var chunk = new byte[81_920];
-        int read;
-        while ((read = await body.ReadAsync(chunk, ct)) > 0)
-        {
-            if (buffer.Length + read > MaxBodyBytes) return null;
-            buffer.Write(chunk, 0, read);
-        }
-        return buffer.ToArray();
     }
 
     private static ProblemHttpResult TooLarge() =>

@@ -10,12 +10,18 @@ public static class WebhookSignature
     public const string Header = "X-Hub-Signature-256";
     private const string Prefix = "sha256=";
 
+    /// <summary>The signature a header carries, if it is one: "sha256=" and 64 hex digits.</summary>
+    public static bool TryParse(string? header, Span<byte> given)
+    {
+        if (header is null || !header.StartsWith(Prefix, StringComparison.Ordinal)) return false;
+        var hex = header.AsSpan(Prefix.Length);
+        return hex.Length == given.Length * 2 && Convert.FromHexString(hex, given, out _, out _) == OperationStatus.Done;
+    }
+
     public static bool IsValid(string? secret, string? header, ReadOnlySpan<byte> body)
     {
-        if (string.IsNullOrEmpty(secret) || header is null || !header.StartsWith(Prefix, StringComparison.Ordinal)) return false;
-        var hex = header.AsSpan(Prefix.Length);
         Span<byte> given = stackalloc byte[HMACSHA256.HashSizeInBytes];
-        if (hex.Length != given.Length * 2 || Convert.FromHexString(hex, given, out _, out _) != OperationStatus.Done) return false;
+        if (string.IsNullOrEmpty(secret) || !TryParse(header, given)) return false;
         Span<byte> expected = stackalloc byte[HMACSHA256.HashSizeInBytes];
         HMACSHA256.HashData(Encoding.UTF8.GetBytes(secret), body, expected);
         // Constant time, so the response time does not tell an attacker how many leading bytes were right.

@@ -62,7 +62,7 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
             var suiteId = await UpsertSuiteAsync(conn, w.ProjectId, m.Suite ?? "default", w.Parsed.Format, ct);
             long? agentId = m.JobId is { } jobId
                 ? await JobHold.CheckAsync(conn, jobId, w.ProjectId, w.ProjectSlug, m.Agent, w.Poster, ct)
-                : m.Agent is null ? null : await ScalarAsync<long?>(conn, "SELECT id FROM agents WHERE name = $1", ct, m.Agent);
+                : await AgentOfPosterAsync(conn, m.Agent, w.Poster, ct);
 
             var environment = Environment(w);
             var runId = await ScalarAsync<long>(conn, """
@@ -94,6 +94,15 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
             return await FindByKeyAsync(w.ProjectId, w.IdempotencyKey!, ct) ?? throw new InvalidOperationException("idempotency race lost to a run that vanished");
         }
     }
+
+    /// <summary>
+    /// A run without a job is attributed to the agent it names only when the posting token may act for that agent (it
+    /// registered it, or it is an admin of the whole service); any other name, including another project's private
+    /// agent, leaves the run unattributed, so a token can neither borrow another machine's name nor learn whether it exists.
+    /// </summary>
+    private static Task<long?> AgentOfPosterAsync(NpgsqlConnection conn, string? name, RunPoster poster, CancellationToken ct) =>
+        name is null ? Task.FromResult<long?>(null)
+            : ScalarAsync<long?>(conn, "SELECT id FROM agents WHERE name = $1 AND ($2 OR token_id = $3)", ct, name, poster.Admin && poster.ProjectId is null, poster.TokenId);
 
     private static Dictionary<string, string> Environment(RunWrite w)
     {

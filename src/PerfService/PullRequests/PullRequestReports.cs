@@ -27,6 +27,10 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
             .Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && j.State != JobState.Cancelled)
             .OrderByDescending(j => j.Id).ToListAsync(ct);
         if (project is null || jobs.Count == 0) return null;
+        // Results an ingest token submitted without a job speak for a pull request only while no agent measures it: an
+        // agent's job (waiting for approval, queued, running or judged) is never overridden by a newer submitted one,
+        // so a submitted run can neither name the head, turn the status green nor clear "awaiting approval".
+        if (jobs.Any(j => j.Kind != JobKind.Submitted)) jobs = jobs.Where(j => j.Kind != JobKind.Submitted).ToList();
         var profiles = await db.Profiles.AsNoTracking().ToDictionaryAsync(p => p.Id, p => p.Name, ct);
         var head = jobs[0].Commit;
         // Per profile: the newest job at the newest head; a finished re-run supersedes the job it re-ran.

@@ -110,6 +110,23 @@ public partial class OpenApiDocumentTests(PerfServiceApp app, ITestOutputHelper 
     }
 
     [Fact]
+    public async Task Approving_a_pull_request_is_described_with_the_head_it_names_and_its_409()
+    {
+        using var doc = JsonDocument.Parse(await DocumentAsync());
+        var post = doc.RootElement.GetProperty("paths").GetProperty("/api/v1/projects/{slug}/pulls/{pr}/approve").GetProperty("post");
+        var schema = post.GetProperty("requestBody").GetProperty("content").GetProperty("application/json").GetProperty("schema");
+        // The body is optional (a missing one is answered with a problem that says what to send): its schema may be a
+        // reference, or a choice of null and a reference.
+        JsonElement Resolve(JsonElement s) => s.TryGetProperty("$ref", out var r)
+            ? Resolve(doc.RootElement.GetProperty("components").GetProperty("schemas").GetProperty(r.GetString()!.Split('/')[^1]))
+            : s.TryGetProperty("oneOf", out var any) || s.TryGetProperty("anyOf", out any)
+                ? any.EnumerateArray().Select(Resolve).First(x => x.TryGetProperty("properties", out _)) : s;
+        Assert.True(Resolve(schema).GetProperty("properties").TryGetProperty("headCommit", out _), schema.ToString());
+        Assert.True(post.GetProperty("responses").TryGetProperty("409", out _));
+        Assert.Contains("headCommit", post.GetProperty("description").GetString());
+    }
+
+    [Fact]
     public async Task Posting_a_run_is_described_with_its_multipart_body_and_an_example()
     {
         using var doc = JsonDocument.Parse(await DocumentAsync());

@@ -120,7 +120,7 @@ public class ForkPullRequestTests(RealReportsGitHubFixture fixture) : IClassFixt
         Assert.All(await JobsAsync("fork-api"), j => Assert.Equal("AwaitingApproval", j.State));
 
         var admin = await fixture.App.ClientWithScopesAsync(Scopes.Admin);
-        var approved = await admin.PostAsync(url, null);
+        var approved = await admin.PostAsJsonAsync(url, new { headCommit = head });
         Assert.Equal(HttpStatusCode.OK, approved.StatusCode);
         var dto = (await approved.Content.ReadFromJsonAsync<PullRequestApprovalDto>())!;
         Assert.Equal(("fork-api", 3, head, 3, "token:test-admin"), (dto.Project, dto.PullRequest, dto.HeadCommit, dto.Jobs, dto.ApprovedBy));
@@ -130,7 +130,7 @@ public class ForkPullRequestTests(RealReportsGitHubFixture fixture) : IClassFixt
         // Nothing waits any more, and an unknown pull request or project has nothing either: 404 with a problem.
         foreach (var nothing in new[] { url, "/api/v1/projects/fork-api/pulls/99/approve", "/api/v1/projects/no-such/pulls/3/approve" })
         {
-            var response = await admin.PostAsync(nothing, null);
+            var response = await admin.PostAsJsonAsync(nothing, new { headCommit = head });
             Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
             Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
         }

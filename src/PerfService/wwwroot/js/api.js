@@ -80,6 +80,7 @@ export const api = {
   jobs: (query) => get(apiUrl('jobs', query)),
   job: (id) => get(`/api/v1/jobs/${enc(id)}`),
   pullReport: (slug, pr) => get(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/report`),
-  approvePull: (slug, pr) => post(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/approve`),
+  // The head the page showed: the service refuses (409) if the author pushed another one since.
+  approvePull: (slug, pr, headCommit) => post(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/approve`, { headCommit }),
   serviceStatus: () => get('/api/v1/service/status'),
 };

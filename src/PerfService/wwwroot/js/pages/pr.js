@@ -62,12 +62,14 @@ function approval(report) {
     if (!getToken() && !(await askToken('Approving needs a token with scope admin. It stays in this tab only.'))) return;
     button.disabled = true;
     try {
-      const done = await api.approvePull(project, pr);
+      const done = await api.approvePull(project, pr, report.headCommit);
       clear(message, `Approved ${shortSha(done.headCommit)}: ${done.jobs} jobs queued.`);
       button.remove();
     } catch (e) {
       button.disabled = false;
-      clear(message, e.status === 403 || e.status === 401 ? 'Approving needs an admin token.' : e.message);
+      // 409: the author pushed since this page loaded; the message names the new head, which must be read first.
+      clear(message, e.status === 403 || e.status === 401 ? 'Approving needs an admin token.'
+        : e.status === 409 ? `${e.message} (reload the page to see it)` : e.message);
     }
   } }, 'Approve');
   return el('section', { id: 'approval', class: 'callout' },
