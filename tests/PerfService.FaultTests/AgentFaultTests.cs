@@ -24,7 +24,7 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
         var first = world.StartAgent("first");
         Assert.True(await Eventually.TrueAsync(() => world.Repo.Started == 1, Long), "the first agent never started the suite\n" + world.Diagnostics());
         first.KillHard();
-        // Running until its lease runs out, then back in the queue (the service's minutely sweep may get there first).
+        // Running until its lease runs out, then back in the queue (no sweep runs in tests: the next claim finds the lease expired).
         Assert.True((await world.JobAsync(job)).State is "Running" or "Queued");
 
         world.Repo.Unhold(); // the second attempt runs straight through
