@@ -114,9 +114,11 @@ internal static class StepScanner
     /// Change points with index in [from, to] (local indices). Windows never reach left of <paramref name="lo"/>
     /// (a settled change point, or 0). Positions down to from − W/2 are scored so that a peak at the edge of the
     /// range is judged against its neighbours.
-    /// Two scales: the full window W, and W/3 for changes closer together than W (a regression fixed ten commits
-    /// later hides from a 30-point window whose far side mixes both levels). Candidates must pass at their own scale;
-    /// the pruning then judges every survivor with full windows cut at its neighbours.
+    /// Two stages. Candidates: peaks at each of <see cref="ChangePointOptions.Scales"/> (short windows for changes close
+    /// together — a regression fixed ten commits later hides from a 30-point window whose far side mixes both levels —
+    /// long ones for small changes), passing the lower <see cref="ChangePointOptions.CandidateZThreshold"/> at their own
+    /// scale. Confirmation: the pruning judges every survivor against <see cref="ChangePointOptions.ZThreshold"/> on the
+    /// segment between its neighbouring candidates, up to <see cref="ChangePointOptions.ConfirmWindow"/> points a side.
     /// </summary>
     public static List<Step> Scan(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
     {
