@@ -1,5 +1,3 @@
-using PerfService.Core.ChangePoints;
-
 namespace PerfService.ChangePointEval;
 
 public enum NoiseKind
@@ -10,6 +8,8 @@ public enum NoiseKind
     Autocorrelated,
     /// <summary>Each run lands in one of two modes.</summary>
     Bimodal,
+    /// <summary>AR(1) noise, two modes and outliers on one series, as busy shared runners produce.</summary>
+    Combined,
 }
 
 /// <summary>
@@ -25,7 +25,11 @@ public sealed record TrueChange(int Index, double Factor)
 
 /// <summary>
 /// A synthetic series with its ground truth. <see cref="Noise"/> is the marginal standard deviation of the log-noise
-/// (≈ the relative run-to-run variation), including the spread between modes for bimodal series.
+/// (≈ the relative run-to-run variation), including the spread between modes for bimodal series; it is the noise
+/// drawn for the series (before a machine move, which may scale it).
+/// Nuisances besides the noise kind: slow <see cref="Drift"/> (linear or half sine), <see cref="Outliers"/> (up,
+/// down, heavy-tailed), random-walk <see cref="Wander"/> of the level, <see cref="Quantised"/> values (a coarse clock),
+/// and a <see cref="MachineMove"/>: one of the planted changes is a move to another machine, which also changes the noise.
 /// </summary>
 public sealed record LabelledSeries(
     string Id,
@@ -35,4 +39,7 @@ public sealed record LabelledSeries(
     NoiseKind Kind,
     double Phi,
     bool Drift,
-    bool Outliers);
+    bool Outliers,
+    bool Wander = false,
+    bool Quantised = false,
+    bool MachineMove = false);

@@ -17,6 +17,9 @@ namespace PerfService.Core.ChangePoints;
 /// </summary>
 public static class OnlineDetector
 {
+    /// <summary>The detector's version, stored with every state (1 was the single-scale detector).</summary>
+    public const byte Version = 2;
+
     public static OnlineUpdate Add(OnlineDetectorState state, double value, ChangePointOptions? options = null)
     {
         if (!double.IsFinite(value)) throw new ArgumentException($"value {value} is not finite; feed only successful runs", nameof(value));
@@ -123,11 +126,20 @@ public static class OnlineDetector
 
     private static OnlineTrack Seen(OnlineTrack track, in Step step, int offset, int n, ChangePointOptions o, List<OnlineAlert> raised)
     {
-        if (track.Alert is not null || track.Hits < o.Persist) return track;
+        if (track.Alert is not null || track.Hits < RunsToConfirm(step, o)) return track;
         var cp = ChangePointDetector.ToChangePoint(step, offset, o);
         var alert = new OnlineAlert(cp.Index, cp.Direction, cp.Magnitude, cp.LevelBefore, cp.LevelAfter, n - 1);
         raised.Add(alert);
         return track with { Alert = alert };
+    }
+
+    // Confirmation scales with the evidence: one re-run for the fast path (a few points, each far beyond the old
+    // level: the scan only reports those), two for a step well beyond the bar, else Persist.
+    private static int RunsToConfirm(in Step step, ChangePointOptions o)
+    {
+        var a = Math.Abs(step.Z);
+        if (a >= o.FastZThreshold && StepScanner.IsYoung(step)) return 1;
+        return a >= (o.FastZThreshold + o.ZThreshold) / 2 ? Math.Min(2, o.Persist) : o.Persist;
     }
 
     private static ChangeDirection DirectionOf(in Step s, ChangePointOptions o) =>

@@ -17,6 +17,14 @@ public sealed record OnlineDetectorState
     public int SettledBefore { get; init; }
     /// <summary>Change points under watch (candidates and alerts not yet settled).</summary>
     public OnlineTrack[] Tracks { get; init; } = [];
+    /// <summary>
+    /// The detector that wrote the state: 1 for the first (<see cref="ChangePointOptions.Legacy"/>), else
+    /// <see cref="OnlineDetector.Version"/>. A state from another detector cannot be fed on: its tracks and settled
+    /// point mean something else, so the series is replayed from its start.
+    /// </summary>
+    public byte DetectorVersion { get; init; } = OnlineDetector.Version;
+
+    public bool IsCurrent => DetectorVersion == OnlineDetector.Version;
 }
 
 /// <summary>A change point followed across re-runs: found in <see cref="Hits"/> consecutive re-runs, missing in the last <see cref="Misses"/>.</summary>

@@ -8,14 +8,14 @@ namespace PerfService.Core.ChangePoints;
 /// detector update itself (benches: ComparisonBenchmarks), and PostgreSQL parsed it into jsonb and moved it out of
 /// line (TOAST) on every write. Binary is ~1.7 KB, exact, and read and written with block copies.
 /// Layout (big-endian, so SQL's <c>int4send</c>/<c>float8send</c> produce it, as the migration that converted the
-/// JSON states does): version byte 1; Count, SettledBefore (int32); the number of recent values (int32) and each
+/// JSON states does): the version of the detector that wrote it (<see cref="OnlineDetectorState.DetectorVersion"/>;
+/// the JSON states were converted as version 1, the first detector's); Count, SettledBefore (int32); the number of recent values (int32) and each
 /// (float8); the number of tracks (int32) and each: Index (int32), Direction (byte), Hits, Misses (int32), then a byte
 /// 1 followed by the alert — Index (int32), Direction (byte), Magnitude, LevelBefore, LevelAfter (float8),
 /// DetectedAt, WithdrawnAt (int32, −1 for none) — or a byte 0 for no alert. An empty array is the empty state.
 /// </summary>
 public static class OnlineDetectorStateCodec
 {
-    public const byte Version = 1;
     private const int TrackSize = 4 + 1 + 4 + 4 + 1;
     private const int AlertSize = 4 + 1 + 3 * 8 + 4 + 4;
 
@@ -25,7 +25,7 @@ public static class OnlineDetectorStateCodec
         foreach (var t in state.Tracks) size += TrackSize + (t.Alert is null ? 0 : AlertSize);
         var bytes = new byte[size];
         var w = new Writer(bytes);
-        w.Byte(Version);
+        w.Byte(state.DetectorVersion);
         w.Int(state.Count);
         w.Int(state.SettledBefore);
         w.Int(state.Recent.Length);
@@ -50,13 +50,13 @@ public static class OnlineDetectorStateCodec
         return bytes;
     }
 
-    /// <exception cref="FormatException">The bytes are not a state of this version (truncated, trailing bytes, an unknown version or direction).</exception>
+    /// <exception cref="FormatException">The bytes are not a state (truncated, trailing bytes, an unknown version or direction).</exception>
     public static OnlineDetectorState Decode(ReadOnlySpan<byte> bytes)
     {
         if (bytes.IsEmpty) return OnlineDetectorState.Empty;
         var r = new Reader(bytes);
         var version = r.Byte();
-        if (version != Version) throw new FormatException($"detector state version {version} is not {Version}");
+        if (version is < 1 or > OnlineDetector.Version) throw new FormatException($"detector state version {version} is not one of 1 to {OnlineDetector.Version}");
         var count = r.Int();
         var settled = r.Int();
         var recent = new double[r.Length(8)];
@@ -75,7 +75,7 @@ public static class OnlineDetectorStateCodec
             tracks[i] = new OnlineTrack(index, direction, hits, misses, alert);
         }
         r.End();
-        return new OnlineDetectorState { Count = count, Recent = recent, SettledBefore = settled, Tracks = tracks };
+        return new OnlineDetectorState { Count = count, Recent = recent, SettledBefore = settled, Tracks = tracks, DetectorVersion = version };
     }
 
     private ref struct Writer(Span<byte> bytes)

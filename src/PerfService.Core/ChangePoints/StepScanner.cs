@@ -46,12 +46,37 @@ internal static class StepScanner
         return new Step(tau, z, delta, before, after, nL, nR);
     }
 
-    public static bool Passes(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o)
+    public static bool Passes(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o, double bar)
     {
         var minEffect = Math.Max(Math.Log(1 + o.MinEffect), o.NoiseMultiplier * noise.Sigma);
-        if (Math.Abs(s.Z) < o.ZThreshold || Math.Abs(s.Delta) < minEffect) return false;
+        if (Math.Abs(s.Z) < bar || Math.Abs(s.Delta) < minEffect || !YoungPointsBeyond(y, s, noise, o)) return false;
         var (trendDelta, trendZ) = DriftAdjusted(y, s, noise);
         return Math.Sign(trendDelta) == Math.Sign(s.Delta) && Math.Abs(trendDelta) >= minEffect && Math.Abs(trendZ) >= o.DriftZThreshold;
+    }
+
+    // Fewer points after a change than this and one outlier among them could carry the mean: each must then lie
+    // beyond the old level on its own (the online fast path), and beyond almost all of the points before it, so that
+    // a streak in a mode the series already visits (a run of half-speed runs) is not a new level.
+    private const int YoungAfter = 5;
+    private const double YoungOverlap = 0.02;
+
+    // The fast path also needs a settled old level: on a short history a streak of a rare mode looks like a step.
+    private const int YoungMinBefore = 25;
+
+    public static bool IsYoung(in Step s) => s.NAfter < YoungAfter;
+
+    private static bool YoungPointsBeyond(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o)
+    {
+        if (!IsYoung(s)) return true;
+        if (s.NBefore < YoungMinBefore) return false;
+        var sign = Math.Sign(s.Delta);
+        var weakest = double.PositiveInfinity;
+        for (var t = s.Index; t < s.End; t++) weakest = Math.Min(weakest, sign * (y[t] - s.LogBefore));
+        if (weakest < o.FastBeyond * noise.Sigma) return false;
+        var beyond = 0;
+        for (var t = s.Start; t < s.Index; t++)
+            if (sign * (y[t] - s.LogBefore) >= weakest) beyond++;
+        return beyond <= 1 + YoungOverlap * s.NBefore;
     }
 
     /// <summary>
@@ -89,9 +114,11 @@ internal static class StepScanner
     /// Change points with index in [from, to] (local indices). Windows never reach left of <paramref name="lo"/>
     /// (a settled change point, or 0). Positions down to from − W/2 are scored so that a peak at the edge of the
     /// range is judged against its neighbours.
-    /// Two scales: the full window W, and W/3 for changes closer together than W (a regression fixed ten commits
-    /// later hides from a 30-point window whose far side mixes both levels). Candidates must pass at their own scale;
-    /// the pruning then judges every survivor with full windows cut at its neighbours.
+    /// Two stages. Candidates: peaks at each of <see cref="ChangePointOptions.Scales"/> (short windows for changes close
+    /// together — a regression fixed ten commits later hides from a 30-point window whose far side mixes both levels —
+    /// long ones for small changes), passing the lower <see cref="ChangePointOptions.CandidateZThreshold"/> at their own
+    /// scale. Confirmation: the pruning judges every survivor against <see cref="ChangePointOptions.ZThreshold"/> on the
+    /// segment between its neighbouring candidates, up to <see cref="ChangePointOptions.ConfirmWindow"/> points a side.
     /// </summary>
     public static List<Step> Scan(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
     {
@@ -99,11 +126,9 @@ internal static class StepScanner
         var n = y.Length;
         to = Math.Min(to, n - o.MinAfter);
         if (!noise.IsKnown) return result;
-        var scratch = new double[o.Window];
+        var scratch = new double[Math.Max(o.ConfirmWindow, o.Scales.Max())];
         var candidates = new List<Step>();
-        var small = Math.Max(o.MinBefore, o.Window / 3);
-        AddPeaks(y, from, to, lo, noise, o, o.Window, scratch, candidates);
-        if (small < o.Window) AddPeaks(y, from, to, lo, noise, o, small, scratch, candidates);
+        foreach (var scale in o.Scales) AddPeaks(y, from, to, lo, noise, o, Math.Max(o.MinBefore, scale), scratch, candidates);
         if (candidates.Count == 0) return result;
 
         // The same change found at both scales: keep the stronger.
@@ -124,9 +149,9 @@ internal static class StepScanner
                 // Re-localise between the neighbours: a position found with windows that mixed in another level is biased.
                 var at = Localise(y, candidates[i].Index, left, right, o.Window);
                 if (at != candidates[i].Index && at >= from && at <= to) candidates[i] = candidates[i] with { Index = at };
-                var s = Evaluate(y, candidates[i].Index, left, right, noise, o, scratch);
+                var s = Evaluate(y, candidates[i].Index, left, right, noise, o, scratch, -1, o.ConfirmWindow);
                 result.Add(s);
-                if (!Passes(y, s, noise, o) && (weakest < 0 || Math.Abs(s.Z) < Math.Abs(result[weakest].Z))) weakest = i;
+                if (!Passes(y, s, noise, o, o.ZThreshold) && (weakest < 0 || Math.Abs(s.Z) < Math.Abs(result[weakest].Z))) weakest = i;
             }
             if (weakest < 0) break;
             candidates.RemoveAt(weakest);
@@ -166,7 +191,7 @@ internal static class StepScanner
         for (var t = first; t <= last; t++)
         {
             var zt = z[t - first];
-            if (zt < o.ZThreshold) continue;
+            if (zt < o.CandidateZThreshold) continue;
             var peak = true;
             for (var u = Math.Max(first, t - half); u <= Math.Min(last, t + half) && peak; u++)
                 if (u < t ? z[u - first] >= zt : u > t && z[u - first] > zt) peak = false;
@@ -174,7 +199,7 @@ internal static class StepScanner
             var at = Localise(y, t, lo, n, window);
             if (at < from || at > to) continue;
             var s = Evaluate(y, at, lo, n, noise, o, scratch, -1, window);
-            if (Passes(y, s, noise, o)) candidates.Add(s);
+            if (Passes(y, s, noise, o, o.CandidateZThreshold)) candidates.Add(s);
         }
     }
 

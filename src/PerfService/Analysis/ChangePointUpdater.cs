@@ -136,7 +136,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     // lies after it: one that arrived for an older commit would lie before it, or, when older than the rows read,
     // outside the window.
     private static bool InOrder(OnlineDetectorState state, SeriesState row, SeriesWindow points, IEnumerable<long> arriving) =>
-        state.Count <= points.Count
+        state.IsCurrent && state.Count <= points.Count
         && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId))
         && arriving.All(id => points.IndexOf(id) >= state.Count);
 
@@ -157,12 +157,14 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
 
     /// <summary>What the detector made of one series' new points: its new state, the alerts raised and withdrawn on the
     /// way, whether the series was replayed, and the points it read.</summary>
-    private sealed record Fed(OnlineDetectorState State, List<OnlineAlert> Raised, List<OnlineAlert> Withdrawn, bool InOrder, SeriesWindow Points);
+    private sealed record Fed(OnlineDetectorState State, List<OnlineAlert> Raised, List<OnlineAlert> Withdrawn, bool InOrder, SeriesWindow Points, bool Upgraded);
 
     /// <summary>Feeds one series' new points to the detector (a replay from the start when a point arrived out of commit
     /// order); null when that replay needs points the window does not hold. Pure: runs in parallel.</summary>
     private static Fed? Feed(SeriesId id, SeriesState row, OnlineDetectorState state, SeriesWindow points, IEnumerable<long> arriving)
     {
+        // A state another detector wrote is never fed on (InOrder says no): the series replays once with this one.
+        var upgraded = !state.IsCurrent;
         var inOrder = InOrder(state, row, points, arriving);
         if (!inOrder)
         {
@@ -181,7 +183,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             withdrawn.AddRange(update.Withdrawn);
             raised.RemoveAll(r => update.Withdrawn.Any(w => w.Index == r.Index && w.DetectedAt == r.DetectedAt));
         }
-        return new Fed(state, raised, withdrawn, inOrder, points);
+        return new Fed(state, raised, withdrawn, inOrder, points, upgraded);
     }
 
     /// <summary>Turns what the detector decided for one series into alerts; returns the series' new state and last point
@@ -189,10 +191,25 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
     private async Task<((OnlineDetectorState State, SeriesPoint Last)? Written, bool Bisecting)> ApplyAsync(SeriesId id, Project project,
         Fed fed, OpenAlerts open, CancellationToken ct)
     {
-        var (state, raised, withdrawn, inOrder, points) = fed;
-        if (!inOrder) logger.LogInformation("Series {Series} received a point out of commit order; replayed {Count} points", id.Label, points.Count);
+        var (state, raised, withdrawn, inOrder, points, upgraded) = fed;
+        if (upgraded)
+        {
+            // The replay after a detector upgrade rebuilds the state; the alerts users have seen (and triaged) stay as
+            // they are: nothing is narrowed or withdrawn, settled history raises nothing, and a change point still under
+            // watch is raised only when no change-point alert of the series, in any state, already names a commit
+            // within the detector's jitter of it.
+            logger.LogInformation("Series {Series} was replayed with detector {Version} ({Count} points)", id.Label, OnlineDetector.Version, points.Count);
+            var options = ChangePointOptions.Default;
+            var named = (await db.Alerts.AsNoTracking().Where(a => a.Kind == AlertKind.ChangePoint && a.BenchmarkId == id.BenchmarkId
+                    && a.MeasureId == id.MeasureId && a.ProfileId == id.ProfileId).Select(a => a.ToCommit).ToListAsync(ct))
+                .Select(points.FindFirst).Where(i => i >= 0).ToList();
+            var watchFrom = state.Count - options.Window - options.SettleMargin;
+            raised = raised.Where(r => r.Index >= watchFrom && !named.Any(i => Math.Abs(i - r.Index) <= options.Jitter)).ToList();
+            withdrawn = [];
+        }
+        else if (!inOrder) logger.LogInformation("Series {Series} received a point out of commit order; replayed {Count} points", id.Label, points.Count);
 
-        if (!inOrder)
+        if (!inOrder && !upgraded)
         {
             // Narrow first: a narrowed alert keeps its identity (and triage) instead of being withdrawn as vanished.
             await NarrowAsync(id, points, raised, open, ct);

@@ -14,7 +14,7 @@ public class OnlineDetectorStateCodecTests
 
     private static void AssertSame(OnlineDetectorState expected, OnlineDetectorState actual)
     {
-        Assert.Equal((expected.Count, expected.SettledBefore), (actual.Count, actual.SettledBefore));
+        Assert.Equal((expected.Count, expected.SettledBefore, expected.DetectorVersion), (actual.Count, actual.SettledBefore, actual.DetectorVersion));
         // Bit for bit: a value that came back rounded would move every later noise estimate and step statistic.
         Assert.Equal(expected.Recent.Select(BitConverter.DoubleToInt64Bits), actual.Recent.Select(BitConverter.DoubleToInt64Bits));
         Assert.Equal(expected.Tracks, actual.Tracks);
@@ -51,10 +51,25 @@ public class OnlineDetectorStateCodecTests
         var bytes = OnlineDetectorStateCodec.Encode(Fed(12, 120, (80, 1.3)));
         Assert.Contains("truncated", Assert.Throws<FormatException>(() => OnlineDetectorStateCodec.Decode(bytes.AsSpan(0, bytes.Length - 3))).Message);
         Assert.Contains("left over", Assert.Throws<FormatException>(() => OnlineDetectorStateCodec.Decode([.. bytes, 0])).Message);
-        Assert.Contains("version 2", Assert.Throws<FormatException>(() => OnlineDetectorStateCodec.Decode([2, .. bytes[1..]])).Message);
+        Assert.Contains("version 3", Assert.Throws<FormatException>(() => OnlineDetectorStateCodec.Decode([3, .. bytes[1..]])).Message);
+        Assert.Contains("version 0", Assert.Throws<FormatException>(() => OnlineDetectorStateCodec.Decode([0, .. bytes[1..]])).Message);
         // A corrupt count is caught before it allocates.
         var huge = bytes.ToArray();
         huge[9] = 0x7f;
         Assert.Contains("exceed", Assert.Throws<FormatException>(() => OnlineDetectorStateCodec.Decode(huge)).Message);
+    }
+
+    [Fact]
+    public void A_state_the_first_detector_wrote_comes_back_marked_as_its()
+    {
+        var state = Fed(13, 150, (100, 1.3));
+        Assert.True(state.IsCurrent);
+        var first = state with { DetectorVersion = 1 };
+        var bytes = OnlineDetectorStateCodec.Encode(first);
+        Assert.Equal(1, bytes[0]);
+        var back = OnlineDetectorStateCodec.Decode(bytes);
+        AssertSame(first, back);
+        Assert.False(back.IsCurrent);
+        Assert.Equal(OnlineDetector.Version, OnlineDetectorStateCodec.Encode(state)[0]);
     }
 }

@@ -1,4 +1,5 @@
 using PerfService.Core.ChangePoints;
+using PerfService.Tests.Comparison;
 
 namespace PerfService.Tests.ChangePoints;
 
@@ -12,20 +13,42 @@ public class OnlineDetectorTests
         Assert.InRange(alert.Index, 119, 121);
         Assert.Equal(ChangeDirection.Regression, alert.Direction);
         Assert.Null(alert.WithdrawnAt);
-        // Needs MinAfter points after the change and Persist consecutive re-runs.
-        Assert.InRange(alert.DetectedAt - alert.Index, 6, 12);
+        // Seven noise deviations: the fast path raises it once three points lie beyond the old level.
+        Assert.Equal(2, alert.DetectedAt - alert.Index);
+        // The first detector needed five points after the change and three confirming re-runs.
+        Assert.InRange(Assert.Single(OnlineDetector.Replay(v, ChangePointOptions.Legacy)).DetectedAt - alert.Index, 6, 12);
     }
 
     [Fact]
-    public void A_flicker_is_withdrawn()
+    public void A_smaller_step_waits_for_more_points_and_confirmations()
     {
-        // Six high points then back: long enough to look like a change for a while, too short to be one.
+        var v = ChangePointDetectorTests.Series(new Random(1), 200, 0.02, (120, 1.05));
+        var alert = Assert.Single(OnlineDetector.Replay(v), a => Math.Abs(a.Index - 120) <= 3);
+        Assert.Null(alert.WithdrawnAt);
+        Assert.InRange(alert.DetectedAt - alert.Index, 5, 30);
+    }
+
+    [Fact]
+    public void A_two_point_flicker_raises_nothing_and_a_six_point_one_is_withdrawn()
+    {
+        var blip = ChangePointDetectorTests.Series(new Random(0), 160, 0.01, (100, 1.15), (102, 1 / 1.15));
+        Assert.Empty(OnlineDetector.Replay(blip));
+        // Six high points then back: raised fast (three points far beyond the old level), withdrawn once the return
+        // shows; nothing stands at the end.
         var v = ChangePointDetectorTests.Series(new Random(0), 160, 0.01, (100, 1.15), (106, 1 / 1.15));
-        var alert = Assert.Single(OnlineDetector.Replay(v));
-        Assert.Equal(100, alert.Index);
-        Assert.NotNull(alert.WithdrawnAt);
-        Assert.True(alert.WithdrawnAt > alert.DetectedAt);
-        Assert.Empty(ChangePointDetector.Detect(v));
+        var alerts = OnlineDetector.Replay(v);
+        var flicker = Assert.Single(alerts, a => a.Index == 100);
+        Assert.Equal(102, flicker.DetectedAt);
+        Assert.All(alerts, a => Assert.NotNull(a.WithdrawnAt));
+    }
+
+    [Fact]
+    public void A_streak_in_a_mode_the_series_already_visits_is_not_a_fast_alert()
+    {
+        // Every fourth run lands 30% slower; three slow runs in a row are not a new level.
+        var rng = new Random(3);
+        var v = Enumerable.Range(0, 150).Select(i => 100 * Math.Exp(0.01 * Samples.Gaussian(rng)) * (i is >= 120 and < 123 || i % 4 == 0 ? 1.3 : 1)).ToArray();
+        Assert.DoesNotContain(OnlineDetector.Replay(v), a => a.Index == 120 && a.DetectedAt <= 124);
     }
 
     [Fact]
