@@ -23,7 +23,7 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
         fixture.GitHub.CommentsOn(repo, number).Where(c => c.Login == FakeGitHub.BotLogin).ToList();
 
     private Task<FakeComment?> BotCommentAsync(string repo, int number, Func<FakeComment, bool> wanted) =>
-        Generic.EventuallyAsync(() => Task.FromResult(BotComments(repo, number).SingleOrDefault()), c => c is not null && wanted(c));
+        Eventually.WaitAsync(() => Task.FromResult(BotComments(repo, number).SingleOrDefault()), c => c is not null && wanted(c));
 
     private static string Reactions(FakeGitHub github, FakeComment c) => string.Join(",", github.ReactionsOn(c.Id).Select(r => r.Content));
 
@@ -63,7 +63,7 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
         Assert.Contains("expected: new validation", comment!.Body, StringComparison.Ordinal);
         Assert.Single(BotComments("octo/cmd-ack", 2));
         // One regression is left: the check still fails.
-        Assert.Equal("failure", (await Generic.EventuallyAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf("octo/cmd-ack", head).Single()),
+        Assert.Equal("failure", (await Eventually.WaitAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf("octo/cmd-ack", head).Single()),
             c => c.Updates > 0)).Conclusion);
 
         var (none, _) = await CommandAsync("octo/cmd-ack", 2, "/perf ack Nothing.*", Maintainer);
