@@ -49,32 +49,25 @@ public sealed class Browser : IDisposable
     /// <summary>Waits until an element matches (and the condition holds): pages fill themselves in after fetches.</summary>
     public IWebElement WaitFor(string css, Func<IWebElement, bool>? condition = null, int seconds = 15)
     {
-        var deadline = DateTime.UtcNow.AddSeconds(seconds);
-        while (true)
+        IWebElement? found = null;
+        Eventually.True(() =>
         {
             try
             {
-                var found = Driver.FindElements(By.CssSelector(css)).FirstOrDefault(e => condition is null || condition(e));
-                if (found is not null) return found;
+                found = Driver.FindElements(By.CssSelector(css)).FirstOrDefault(e => condition is null || condition(e));
             }
             catch (StaleElementReferenceException)
             {
                 // The page re-rendered between finding and checking: look again.
             }
-            if (DateTime.UtcNow > deadline)
-                throw new TimeoutException($"'{css}' did not appear on {Driver.Url}; page text: {Driver.FindElement(By.TagName("body")).Text}");
-            Thread.Sleep(100);
-        }
+            return found is not null;
+        }, TimeSpan.FromSeconds(seconds));
+        return found ?? throw new TimeoutException($"'{css}' did not appear on {Driver.Url}; page text: {Driver.FindElement(By.TagName("body")).Text}");
     }
 
     public void WaitUntil(Func<bool> condition, string what, int seconds = 15)
     {
-        var deadline = DateTime.UtcNow.AddSeconds(seconds);
-        while (!condition())
-        {
-            if (DateTime.UtcNow > deadline) throw new TimeoutException($"{what} did not happen on {Driver.Url}");
-            Thread.Sleep(100);
-        }
+        if (!Eventually.True(condition, TimeSpan.FromSeconds(seconds))) throw new TimeoutException($"{what} did not happen on {Driver.Url}");
     }
 
     /// <summary>Runs a script that returns JSON.stringify(...) and reads the result as T.</summary>

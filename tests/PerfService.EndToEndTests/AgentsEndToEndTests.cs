@@ -90,11 +90,6 @@ public class AgentsEndToEndTests : IAsyncLifetime
 
     private static async Task WaitUntilAsync(Func<Task<bool>> done, TimeSpan timeout, Func<string> explain)
     {
-        var deadline = DateTime.UtcNow + timeout;
-        while (!await done())
-        {
-            if (DateTime.UtcNow > deadline) Assert.Fail(explain());
-            await Task.Delay(500);
-        }
+        if (!await Eventually.TrueAsync(done, timeout, 500)) Assert.Fail(explain());
     }
 }

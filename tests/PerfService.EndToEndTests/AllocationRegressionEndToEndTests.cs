@@ -109,17 +109,13 @@ public class AllocationRegressionEndToEndTests(RealReportsFixture fixture) : ICl
 
     private async Task<FakeStatus> WaitForStatusAsync(string sha, params string[] states)
     {
-        FakeStatus? latest = null;
-        var deadline = DateTime.UtcNow.AddMinutes(3);
-        while (!states.Contains((latest = fixture.GitHub.StatusesOf(Repo, sha).OrderBy(s => s.Id).LastOrDefault())?.State))
+        var latest = await Eventually.WaitAsync(() => Task.FromResult(fixture.GitHub.StatusesOf(Repo, sha).OrderBy(s => s.Id).LastOrDefault()),
+            s => states.Contains(s?.State), TimeSpan.FromMinutes(3), 300);
+        if (!states.Contains(latest?.State))
         {
-            if (DateTime.UtcNow > deadline)
-            {
-                var jobs = await fixture.App.WithDbAsync(db => db.Jobs.Where(j => j.Commit == sha).ToListAsync());
-                Assert.Fail($"status of {sha[..7]} is {latest?.State ?? "none"}, expected {string.Join(" or ", states)}; jobs:\n"
-                            + string.Join("\n", jobs.Select(j => $"{j.Id} {j.Kind} {j.State} rounds={j.Rounds} {j.Reason}\n{j.Log[^Math.Min(j.Log.Length, 3000)..]}")));
-            }
-            await Task.Delay(300);
+            var jobs = await fixture.App.WithDbAsync(db => db.Jobs.Where(j => j.Commit == sha).ToListAsync());
+            Assert.Fail($"status of {sha[..7]} is {latest?.State ?? "none"}, expected {string.Join(" or ", states)}; jobs:\n"
+                        + string.Join("\n", jobs.Select(j => $"{j.Id} {j.Kind} {j.State} rounds={j.Rounds} {j.Reason}\n{j.Log[^Math.Min(j.Log.Length, 3000)..]}")));
         }
         return latest!;
     }

@@ -96,12 +96,7 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
 
     private static async Task WaitUntilAsync(Func<bool> done, Func<string> failure)
     {
-        var deadline = DateTime.UtcNow.AddMinutes(3);
-        while (!done())
-        {
-            if (DateTime.UtcNow > deadline) Assert.Fail(failure());
-            await Task.Delay(300);
-        }
+        if (!await Eventually.TrueAsync(done, TimeSpan.FromMinutes(3), 300)) Assert.Fail(failure());
     }
 
     /// <summary>A commit whose suite reports Queue.Push around <paramref name="level"/> ns (20 samples) and Queue.Pop at 50 ns.</summary>

@@ -202,6 +202,7 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
         Assert.Equal(30.0, claimed.LeaseMinusStart, 3);
         Assert.InRange(claimed.Left, 0.001, 30);
 
+        // A sleep on purpose: the lease follows PostgreSQL's now(), which no fake clock in the test can move.
         await Task.Delay(1500);
         var beat = await (await http.PostAsJsonAsync($"api/v1/jobs/{job}/heartbeat", new HeartbeatRequest(registered.AgentId, "skewed", ["tick"])))
             .Content.ReadFromJsonAsync<HeartbeatResponse>(Uploads.Json);

@@ -68,13 +68,13 @@ public sealed class DatabaseRestartTests(ITestOutputHelper output) : IAsyncLifet
         var firstTryFailures = new List<string>();
         foreach (var key in new[] { "during" }.Concat(Enumerable.Range(0, 10).Select(i => $"after-{i}")))
         {
-            var outcome = await PostAsync(http, key);
-            for (var attempt = 1; !outcome.Acknowledged && attempt < 3; attempt++)
+            var attempts = 0;
+            var outcome = await Eventually.WaitAsync(async () =>
             {
-                firstTryFailures.Add($"{key}: {outcome}");
-                await Task.Delay(500);
-                outcome = await PostAsync(http, key);
-            }
+                var o = await PostAsync(http, key);
+                if (!o.Acknowledged && ++attempts < 3) firstTryFailures.Add($"{key}: {o}");
+                return o;
+            }, o => o.Acknowledged || attempts >= 3, TimeSpan.FromSeconds(30), 500);
             Assert.True(outcome.Acknowledged, $"{key} after the restart: {outcome}");
             acknowledged[key] = outcome.Run!.RunId;
         }

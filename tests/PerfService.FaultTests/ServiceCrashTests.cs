@@ -78,13 +78,7 @@ public sealed class ServiceCrashTests(ITestOutputHelper output) : IAsyncLifetime
         {
             while (unanswered.TryDequeue(out var run))
             {
-                PostOutcome outcome = null!;
-                for (var attempt = 0; attempt < 5; attempt++)
-                {
-                    outcome = await PostAsync(retry, run);
-                    if (outcome.Acknowledged) break;
-                    await Task.Delay(500);
-                }
+                var outcome = await Eventually.WaitAsync(() => PostAsync(retry, run), o => o.Acknowledged, TimeSpan.FromSeconds(30), 500);
                 Assert.True(outcome.Acknowledged, $"retry of {run.Key} failed: {outcome}");
                 if (outcome.Run!.Duplicate) Interlocked.Increment(ref duplicates);
                 Assert.True(acknowledged.TryAdd(run.Key, outcome.Run.RunId), $"{run.Key} acknowledged in both phases");

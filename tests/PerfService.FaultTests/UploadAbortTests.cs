@@ -1,3 +1,5 @@
+using PerfService.Core.Parsing;
+using PerfService.Agents.Client;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
@@ -120,7 +122,7 @@ public sealed class UploadAbortTests(UploadAbortTests.Service fixture, ITestOutp
     /// <summary>The bytes of a real upload (a 200 KB file), head and body apart.</summary>
     private async Task<(byte[] Head, byte[] Body)> RequestAsync(string label)
     {
-        using var content = Uploads.Body(Uploads.Metadata(Service.Project, Uploads.Commit(label + Guid.NewGuid())), ("results.json", Uploads.GenericJson(400, 40, 7)));
+        using var content = RunMultipart.Create(Uploads.Metadata(Service.Project, Uploads.Commit(label + Guid.NewGuid())), [new Artifact("results.json", Uploads.GenericJson(400, 40, 7))]);
         var body = await content.ReadAsByteArrayAsync();
         var head = Encoding.ASCII.GetBytes(
             $"POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1:{fixture.Process.Port}\r\nAuthorization: Bearer {fixture.Token}\r\n" +

@@ -29,7 +29,8 @@ public sealed class HostLockTests : IDisposable
         Assert.Equal(("0", "1"), (first.Cpu, second.Cpu));
 
         var third = HostLock.AcquireAsync(path, 2, _log.Add, CancellationToken.None);
-        await Task.Delay(500);
+        // It has found both slots held and says it waits: from then on only a release lets it in.
+        Assert.True(await Eventually.TrueAsync(() => _log.Any(l => l.Contains("waiting for the host lock")), TimeSpan.FromSeconds(10)));
         Assert.False(third.IsCompleted);
         first.Dispose();
         using var got = await third.WaitAsync(TimeSpan.FromSeconds(10));

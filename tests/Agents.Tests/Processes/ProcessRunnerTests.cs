@@ -107,8 +107,8 @@ public sealed class ProcessRunnerTests : IDisposable
     /// <summary>Waits (up to 30 s: a loaded machine starts processes slowly) for the child to have written the file.</summary>
     private static async Task WaitForFileAsync(string file)
     {
-        for (var i = 0; i < 600 && !(File.Exists(file) && new FileInfo(file).Length > 0); i++) await Task.Delay(50);
-        Assert.True(File.Exists(file) && new FileInfo(file).Length > 0, $"{file} was never written");
+        Assert.True(await Eventually.TrueAsync(() => File.Exists(file) && new FileInfo(file).Length > 0, TimeSpan.FromSeconds(30), 50),
+            $"{file} was never written");
     }
 
     private static async Task AssertGoneAsync(IEnumerable<int> pids)
@@ -116,8 +116,7 @@ public sealed class ProcessRunnerTests : IDisposable
         foreach (var pid in pids)
         {
             // Killed processes may linger a moment as zombies until reaped; /proc/<pid>/stat then says state Z.
-            for (var i = 0; i < 300 && Alive(pid); i++) await Task.Delay(100);
-            Assert.False(Alive(pid), $"process {pid} still running");
+            Assert.True(await Eventually.TrueAsync(() => !Alive(pid), TimeSpan.FromSeconds(30)), $"process {pid} still running");
         }
     }
 

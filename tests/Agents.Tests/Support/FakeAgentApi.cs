@@ -37,7 +37,7 @@ public sealed class FakeAgentApi : IDisposable
         if (r.Path == "/api/v1/agents/7/claim")
         {
             if (_jobs.TryDequeue(out var job)) return FakeResponse.Ok(job);
-            await Task.Delay(200); // a short long poll
+            await Task.Delay(200); // the service's long poll, kept short: it holds an empty claim open, as the real one does
             return FakeResponse.NoContent;
         }
         if (r.Path.EndsWith("/heartbeat", StringComparison.Ordinal)) return Heartbeat(r);

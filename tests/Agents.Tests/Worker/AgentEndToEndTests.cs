@@ -146,7 +146,7 @@ public sealed class AgentEndToEndTests : IDisposable
         var entry = _dir.Combine("work", "spool", "job-42-suffix-head-1");
         using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(60));
         var agent = RunAgentAsync(stop.Token);
-        while (Directory.Exists(entry)) await Task.Delay(50, stop.Token);
+        Assert.True(await Eventually.TrueAsync(() => !Directory.Exists(entry), TimeSpan.FromSeconds(60), 50), "the restarted agent did not drain its spool");
         await stop.CancelAsync();
         Assert.Equal(0, await agent);
 

@@ -4,11 +4,13 @@ using System.Net.Http.Json;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
+using PerfService.Agents.Client;
 using PerfService.Core.Contracts;
+using PerfService.Core.Parsing;
 
 namespace PerfService.FaultTests.Infrastructure;
 
-/// <summary>Runs to post: generic JSON result files (see GENERIC_JSON.md) and the multipart body of POST /api/v1/runs.</summary>
+/// <summary>Runs to post: generic JSON result files (see GENERIC_JSON.md), posted with the agent's own multipart writer.</summary>
 public static class Uploads
 {
     public static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
@@ -47,24 +49,9 @@ public static class Uploads
         Format = "json",
     };
 
-    public static MultipartFormDataContent Body(RunMetadata run, params (string Path, byte[] Content)[] files)
-    {
-        var form = new MultipartFormDataContent
-        {
-            { new StringContent(JsonSerializer.Serialize(run, Json), Encoding.UTF8, "application/json"), "run" },
-        };
-        foreach (var (path, content) in files)
-        {
-            var part = new ByteArrayContent(content);
-            part.Headers.ContentType = new MediaTypeHeaderValue("application/octet-stream");
-            form.Add(part, "files", path);
-        }
-        return form;
-    }
-
     public static async Task<PostOutcome> PostAsync(HttpClient http, RunMetadata run, string? key, params (string Path, byte[] Content)[] files)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Post, "api/v1/runs") { Content = Body(run, files) };
+        using var request = new HttpRequestMessage(HttpMethod.Post, "api/v1/runs") { Content = RunMultipart.Create(run, [.. files.Select(f => new Artifact(f.Path, f.Content))]) };
         if (key is not null) request.Headers.Add("Idempotency-Key", key);
         try
         {

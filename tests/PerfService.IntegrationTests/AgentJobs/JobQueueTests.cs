@@ -34,9 +34,12 @@ public class JobQueueTests : OwnServiceTests
     {
         await app.CreateProjectAsync("queue-longpoll");
         var agent = await AgentClient.RegisterAsync(app, "longpoll-agent", "ryzen-9950x");
+        Task<DateTimeOffset> SeenAsync() => app.WithDbAsync(db => db.Agents.Where(a => a.Name == "longpoll-agent").Select(a => a.LastSeenAt).SingleAsync());
+        var registered = await SeenAsync();
         var clock = Stopwatch.StartNew();
         var claim = agent.ClaimAsync(waitSeconds: 30);
-        await Task.Delay(500);
+        // The service stamps the agent as seen when it takes the claim, then finds no job and waits.
+        Assert.True(await Eventually.WaitAsync(SeenAsync, seen => seen > registered, TimeSpan.FromSeconds(20)) > registered, "the claim never reached the service");
         Assert.False(claim.IsCompleted);
         await EnqueueAsync(new { project = "queue-longpoll", commit = "cccc3333", profiles = new[] { "ryzen-9950x" } });
         var job = await claim;

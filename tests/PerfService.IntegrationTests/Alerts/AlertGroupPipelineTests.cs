@@ -31,7 +31,7 @@ public class AlertGroupPipelineTests : OwnServiceTests
             }
         }
 
-        var alerts = await Generic.EventuallyAsync(
+        var alerts = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => db.Alerts.AsNoTracking().Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()),
             a => a.Count >= 4 && a.All(x => x.AlertGroupId is not null));
         Assert.Equal(4, alerts.Count);

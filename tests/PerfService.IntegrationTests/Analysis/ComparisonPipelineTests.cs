@@ -34,7 +34,7 @@ public class ComparisonPipelineTests : OwnServiceTests
             }
         Assert.Equal(HttpStatusCode.NoContent, (await agent.CompleteAsync(job.JobId)).StatusCode);
 
-        var verdicts = await Generic.EventuallyAsync(
+        var verdicts = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => (from v in db.Verdicts join b in db.Benchmarks on v.BenchmarkId equals b.Id
                                          where v.JobId == job.JobId select new { b.Key, v.Outcome, v.Change, v.HeadSamples }).ToListAsync()),
             v => v.Count == 2);
@@ -67,7 +67,7 @@ public class ComparisonPipelineTests : OwnServiceTests
         }
 
         for (var i = 0; i < 40; i++) await PostPoint(i, i < 25 ? 1000 : 1300);
-        var (alerts, _) = await Generic.EventuallyAsync(
+        var (alerts, _) = await Eventually.WaitAsync(
             async () => (Alerts: await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()),
                 Processed: await ProcessedAll(40)),
             a => a.Alerts.Count > 0 && a.Processed);
@@ -77,7 +77,7 @@ public class ComparisonPipelineTests : OwnServiceTests
         Assert.Equal(AlertState.Active, alert.State);
 
         for (var i = 40; i < 80; i++) await PostPoint(i, i < 55 ? 1300 : 1000);
-        var fixedAlert = await Generic.EventuallyAsync(
+        var fixedAlert = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => db.Alerts.SingleAsync(a => a.Id == alert.Id)),
             a => a.State == AlertState.Fixed);
         Assert.Equal(AlertState.Fixed, fixedAlert.State);

@@ -26,7 +26,7 @@ public class DetectorUpgradeTests : OwnServiceTests
             Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", files))).StatusCode);
         }
         for (var i = 0; i < 100; i++) await PostAsync(i);
-        await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync()),
+        await Eventually.WaitAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync()),
             s => s is not null && OnlineDetectorStateCodec.Decode(s.State).Count == 100);
         var alert = Assert.Single(await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()));
         Assert.Equal("0ba00080", alert.ToCommit);
@@ -40,7 +40,7 @@ public class DetectorUpgradeTests : OwnServiceTests
         await app.WithDbAsync(db => db.Alerts.ExecuteUpdateAsync(a => a.SetProperty(x => x.State, AlertState.Invalid)));
 
         await PostAsync(100);
-        var row = await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleAsync()),
+        var row = await Eventually.WaitAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleAsync()),
             s => OnlineDetectorStateCodec.Decode(s.State).Count == 101);
 
         // Replayed with the current detector from the start: the state a fresh replay of the 101 points gives.

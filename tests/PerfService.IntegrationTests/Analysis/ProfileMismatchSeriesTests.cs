@@ -40,7 +40,7 @@ public class ProfileMismatchSeriesTests : OwnServiceTests
         var benchmarkIds = await app.WithDbAsync(db => (from b in db.Benchmarks join s in db.Suites on b.SuiteId equals s.Id
                                                                         where s.ProjectId == projectId select b.Id).ToListAsync());
         // Every run analysed, the late one included (its replay is what reads the whole series).
-        var row = await Generic.EventuallyAsync(
+        var row = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync(s => benchmarkIds.Contains(s.BenchmarkId))),
             s => s is not null && OnlineDetectorStateCodec.Decode(s.State).Count == expectedPoints);
         var stored = OnlineDetectorStateCodec.Decode(row!.State);

@@ -30,7 +30,7 @@ public class SeriesUpdateTests : OwnServiceTests
             Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", files))).StatusCode);
         }
 
-        var row = await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync()),
+        var row = await Eventually.WaitAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleOrDefaultAsync()),
             s => s is not null && OnlineDetectorStateCodec.Decode(s.State).Count == 100 && s.LastSeriesAt == Start.AddHours(99));
         var stored = OnlineDetectorStateCodec.Decode(row!.State);
 

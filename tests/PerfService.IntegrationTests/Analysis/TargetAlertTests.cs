@@ -21,11 +21,11 @@ public class TargetAlertTests(PerfServiceApp app) : IClassFixture<PerfServiceApp
         var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
         await Post(ingest, "ab000001", withFeatures: 105);
         // Once the run is judged (its target passes), no alert of this project.
-        await Generic.EventuallyAsync(() => app.WithDbAsync(db => TargetResults(db).CountAsync()), n => n >= 1);
+        await Eventually.WaitAsync(() => app.WithDbAsync(db => TargetResults(db).CountAsync()), n => n >= 1);
         Assert.Empty(await app.WithDbAsync(db => TargetAlerts(db).ToListAsync()));
 
         await Post(ingest, "ab000002", withFeatures: 130);
-        var alert = await Generic.EventuallyAsync(
+        var alert = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => TargetAlerts(db).FirstOrDefaultAsync()), a => a is not null);
         var (benchmark, measure) = await app.WithDbAsync(async db => (
             await db.Benchmarks.Where(b => b.Id == alert!.BenchmarkId).Select(b => b.Key).SingleAsync(),
@@ -41,7 +41,7 @@ public class TargetAlertTests(PerfServiceApp app) : IClassFixture<PerfServiceApp
 
         // Still failing on the next commit: the same alert, not a second one.
         await Post(ingest, "ab000003", withFeatures: 131);
-        await Generic.EventuallyAsync(() => app.WithDbAsync(db => TargetResults(db).CountAsync()), n => n >= 3);
+        await Eventually.WaitAsync(() => app.WithDbAsync(db => TargetResults(db).CountAsync()), n => n >= 3);
         Assert.Single(await app.WithDbAsync(db => TargetAlerts(db).ToListAsync()));
     }
 
@@ -70,7 +70,7 @@ public class TargetAlertTests(PerfServiceApp app) : IClassFixture<PerfServiceApp
         }));
         Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", file))).StatusCode);
 
-        var results = await Generic.EventuallyAsync(
+        var results = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => db.TargetResults.Where(t => db.Runs.Any(r => r.Id == t.RunId && db.Projects.Any(p => p.Id == r.ProjectId && p.Slug == "target-runtimes")))
                 .OrderBy(t => t.Actual).ToListAsync()), r => r.Count >= 2);
         Assert.DoesNotContain(results, r => r.Detail != null && r.Detail.Contains("ambiguous", StringComparison.Ordinal));

@@ -41,7 +41,7 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
             Assert.Equal(HttpStatusCode.NoContent, (await agent.CompleteAsync(job.JobId)).StatusCode);
 
             var expected = (from == 0 ? History(19) : Pushed(slug, from), Pushed(slug, to));
-            alert = await Generic.EventuallyAsync(() => App.WithDbAsync(db => db.Alerts.SingleAsync(a => a.Id == alert.Id)),
+            alert = await Eventually.WaitAsync(() => App.WithDbAsync(db => db.Alerts.SingleAsync(a => a.Id == alert.Id)),
                 a => (a.FromCommit, a.ToCommit) == expected);
             Assert.Equal(expected, (alert.FromCommit, alert.ToCommit));
         }
@@ -126,7 +126,7 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
         for (var i = 0; i < 10; i++) await PostAsync(ingest, slug, GitHubFixture.Sha($"{slug}-after-{i}"), 1300, committedAt: Start.AddHours(22 + i));
 
         var projectId = await ProjectIdAsync(slug);
-        var raised = await Generic.EventuallyAsync(
+        var raised = await Eventually.WaitAsync(
             () => App.WithDbAsync(db => db.Alerts.AnyAsync(a => a.ProjectId == projectId && a.Kind == AlertKind.ChangePoint)), any => any);
         Assert.True(raised);
         return (slug, agent);
@@ -147,7 +147,7 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
     }
 
     // Every stored result of the project has been fed to its series (a replay may end on an older result than the newest).
-    private async Task WaitForAnalysisAsync(long projectId) => await Generic.EventuallyAsync(() => App.WithDbAsync(async db =>
+    private async Task WaitForAnalysisAsync(long projectId) => await Eventually.WaitAsync(() => App.WithDbAsync(async db =>
     {
         var fed = await (from s in db.SeriesStates join b in db.Benchmarks on s.BenchmarkId equals b.Id join su in db.Suites on b.SuiteId equals su.Id
                          where su.ProjectId == projectId select s.State).ToListAsync();

@@ -13,7 +13,7 @@ public class HealthTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/healthz")).StatusCode);
         // Readiness allows the database 2 s per probe; a first connection while other test classes create and migrate
         // their databases can take longer, and a load balancer would simply probe again.
-        var ready = await Generic.EventuallyAsync(async () => (await client.GetAsync("/readyz")).StatusCode,
+        var ready = await Eventually.WaitAsync(async () => (await client.GetAsync("/readyz")).StatusCode,
             s => s == HttpStatusCode.OK, TimeSpan.FromSeconds(30));
         Assert.Equal(HttpStatusCode.OK, ready);
     }

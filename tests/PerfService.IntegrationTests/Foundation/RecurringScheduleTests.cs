@@ -23,13 +23,13 @@ public class RecurringScheduleTests(RecurringScheduleTests.App app) : IClassFixt
     [Fact]
     public async Task A_service_schedules_every_recurring_job_and_the_test_host_takes_them_back()
     {
-        var scheduled = await Generic.EventuallyAsync(() => Task.FromResult(RecurringIds(app.Services)), ids => ids.Count == RecurringJobsRegistrar.Ids.Length);
+        var scheduled = await Eventually.WaitAsync(() => Task.FromResult(RecurringIds(app.Services)), ids => ids.Count == RecurringJobsRegistrar.Ids.Length);
         Assert.Equal(RecurringJobsRegistrar.Ids.Order(), scheduled.Order());
 
         // The test host's defaults, on the same database: nothing stays scheduled.
         await using var testHost = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseTestHost()
             .UseSetting("ConnectionStrings:Perf", app.Database.ConnectionString).UseSetting("Background:Roles", "web"));
-        var left = await Generic.EventuallyAsync(() => Task.FromResult(RecurringIds(testHost.Services)), ids => ids.Count == 0);
+        var left = await Eventually.WaitAsync(() => Task.FromResult(RecurringIds(testHost.Services)), ids => ids.Count == 0);
         Assert.Empty(left);
     }
 

@@ -48,7 +48,7 @@ public class RoleTests
         Assert.Equal(HttpStatusCode.NotFound, (await client.SendAsync(request)).StatusCode);
         // It is the Hangfire server.
         var storage = app.Services.GetRequiredService<JobStorage>();
-        Assert.Equal(1, await Generic.EventuallyAsync(() => Task.FromResult(storage.GetMonitoringApi().Servers().Count), n => n == 1, TimeSpan.FromSeconds(30)));
+        Assert.Equal(1, await Eventually.WaitAsync(() => Task.FromResult(storage.GetMonitoringApi().Servers().Count), n => n == 1, TimeSpan.FromSeconds(30)));
     });
 
     [Fact]
@@ -58,6 +58,8 @@ public class RoleTests
         var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
         var meta = new RunMetadata { Project = "web-role", Commit = "ab000001", Branch = "main", Profile = "m1-pro", Suite = "s" };
         Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", Generic.Times(("A.B", [1, 2, 3]))))).StatusCode);
+        // A negative check with no state to wait on: a consumer in this process would take the run within its 2 s poll
+        // (or at once, on the queue's NOTIFY), so 3 s gives one every chance to show itself.
         await Task.Delay(TimeSpan.FromSeconds(3));
         // The run waits in the analysis queue, for a consumer of a background process; no Hangfire job stands for it.
         Assert.Equal(1, await app.WithDbAsync(db => Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions.CountAsync(db.AnalysisQueue)));

@@ -37,7 +37,7 @@ public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
 
         // Analysis is a background job: scrape until it has run (the counters are the process's, so other test classes
         // may move them too; this run's own contribution is at least one run and its results).
-        var after = await Generic.EventuallyAsync(async () => Parse(await admin.GetStringAsync("/metrics")),
+        var after = await Eventually.WaitAsync(async () => Parse(await admin.GetStringAsync("/metrics")),
             m => Sum(m, "perfservice_analyses_total") > Sum(before, "perfservice_analyses_total"), TimeSpan.FromSeconds(60));
         Assert.True(Sum(after, "perfservice_runs_ingested_total") >= Sum(before, "perfservice_runs_ingested_total") + 1);
         Assert.True(Sum(after, "perfservice_results_ingested_total") >= Sum(before, "perfservice_results_ingested_total") + results);
@@ -128,7 +128,7 @@ public class TracingTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
                 && j.Links.Any(l => l.Context.TraceId == ingest.TraceId && l.Context.SpanId == ingest.SpanId)))
             .FirstOrDefault();
         // The consumer's batch span links (not parents) to the ingest: a batch serves many ingests, later.
-        var analysis = await Generic.EventuallyAsync(() => Task.FromResult(LinkedAnalysis()), j => j is not null, TimeSpan.FromSeconds(60));
+        var analysis = await Eventually.WaitAsync(() => Task.FromResult(LinkedAnalysis()), j => j is not null, TimeSpan.FromSeconds(60));
         Assert.Contains(runId, (long[])analysis!.GetTagItem("perf.run_ids")!);
         Assert.Equal(System.Diagnostics.ActivityKind.Consumer, analysis.Kind);
         Assert.NotEqual(analysis.TraceId, stopped.First(a => a.OperationName == "ingest run" && Equals(a.GetTagItem("perf.run_id"), runId)).TraceId);

@@ -12,7 +12,7 @@ namespace PerfService.IntegrationTests.GitHub;
 public class CheckButtonTests(RealReportsGitHubAppFixture fixture) : IClassFixture<RealReportsGitHubAppFixture>
 {
     private async Task<FakeCheckRun> CheckAsync(string repo, string head, Func<FakeCheckRun, bool> wanted) =>
-        (await Generic.EventuallyAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf(repo, head).LastOrDefault()), c => c is not null && wanted(c)))!;
+        (await Eventually.WaitAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf(repo, head).LastOrDefault()), c => c is not null && wanted(c)))!;
 
     private async Task<WebhookReply> DeliverAsync(string eventName, object payload)
     {

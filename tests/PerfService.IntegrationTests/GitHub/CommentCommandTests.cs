@@ -23,7 +23,7 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
         fixture.GitHub.CommentsOn(repo, number).Where(c => c.Login == FakeGitHub.BotLogin).ToList();
 
     private Task<FakeComment?> BotCommentAsync(string repo, int number, Func<FakeComment, bool> wanted) =>
-        Generic.EventuallyAsync(() => Task.FromResult(BotComments(repo, number).SingleOrDefault()), c => c is not null && wanted(c));
+        Eventually.WaitAsync(() => Task.FromResult(BotComments(repo, number).SingleOrDefault()), c => c is not null && wanted(c));
 
     private static string Reactions(FakeGitHub github, FakeComment c) => string.Join(",", github.ReactionsOn(c.Id).Select(r => r.Content));
 
@@ -92,7 +92,7 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
         var added = (await fixture.JobsAsync("cmd-rerun")).Skip(before).ToList();
         Assert.Equal(JobState.Queued, Assert.Single(added).State);
         // The head runs again: a new check run in progress; the completed one stays as it was.
-        await Generic.EventuallyAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf("octo/cmd-rerun", head)),
+        await Eventually.WaitAsync(() => Task.FromResult(fixture.GitHub.CheckRunsOf("octo/cmd-rerun", head)),
             runs => runs.Any(r => r.Id != finished.Id && r.Status == "in_progress"));
         var old = fixture.GitHub.CheckRunsOf("octo/cmd-rerun", head).Single(r => r.Id == finished.Id);
         Assert.Equal(("completed", "failure", finished.Updates), (old.Status, old.Conclusion, old.Updates));

@@ -40,15 +40,10 @@ public class ForkPullRequestTests(RealReportsGitHubFixture fixture) : IClassFixt
 
     private async Task<FakeStatus> WaitForStatusAsync(string repo, string sha, Func<FakeStatus, bool> wanted)
     {
-        var deadline = DateTime.UtcNow.AddSeconds(60);
-        while (true)
-        {
-            var latest = fixture.GitHub.StatusesOf(repo, sha).LastOrDefault();
-            if (latest is not null && wanted(latest)) return latest;
-            if (DateTime.UtcNow > deadline)
-                Assert.Fail($"no such status on {sha}; last: {latest?.State} {latest?.Description}");
-            await Task.Delay(100);
-        }
+        var latest = await Eventually.WaitAsync(() => Task.FromResult(fixture.GitHub.StatusesOf(repo, sha).LastOrDefault()),
+            s => s is not null && wanted(s), TimeSpan.FromSeconds(60), 100);
+        if (latest is null || !wanted(latest)) Assert.Fail($"no such status on {sha}; last: {latest?.State} {latest?.Description}");
+        return latest!;
     }
 
     private async Task<HttpResponseMessage> DeliverAsync(object payload) => await fixture.DeliverAsync("pull_request", payload);

@@ -137,8 +137,7 @@ public class WebhookTests(GitHubFixture fixture) : IClassFixture<GitHubFixture>
 
         await fixture.DeliverAsync("pull_request", PullRequest("opened", 9, "octo/hook-status", head));
 
-        var deadline = DateTime.UtcNow.AddSeconds(60);
-        while (fixture.GitHub.StatusesOf("octo/hook-status", head).Count == 0 && DateTime.UtcNow < deadline) await Task.Delay(200);
+        await Eventually.TrueAsync(() => fixture.GitHub.StatusesOf("octo/hook-status", head).Count > 0, TimeSpan.FromSeconds(60));
         var status = Assert.Single(fixture.GitHub.StatusesOf("octo/hook-status", head));
         Assert.Equal(("pending", "perfservice/hook-status"), (status.State, status.Context));
         Assert.Equal("Benchmarking on i7-4790k, m1-pro, ryzen-9950x", status.Description);

@@ -18,16 +18,4 @@ public static class Generic
         var random = new Random(seed);
         return Enumerable.Range(0, n).Select(_ => center * (1 + spread * (2 * random.NextDouble() - 1))).ToArray();
     }
-
-    public static async Task<T> EventuallyAsync<T>(Func<Task<T>> probe, Func<T, bool> done, TimeSpan? timeout = null)
-    {
-        // Generous: background jobs queue behind every other test class's on a 2-core machine.
-        var deadline = DateTime.UtcNow + (timeout ?? TimeSpan.FromSeconds(180));
-        while (true)
-        {
-            var value = await probe();
-            if (done(value) || DateTime.UtcNow > deadline) return value;
-            await Task.Delay(200);
-        }
-    }
 }

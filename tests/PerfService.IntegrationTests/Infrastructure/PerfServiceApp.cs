@@ -5,6 +5,8 @@ using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Time.Testing;
+using PerfService.Agents.Client;
+using PerfService.Core.Parsing;
 using PerfService.Data;
 
 namespace PerfService.IntegrationTests.Infrastructure;
@@ -60,12 +62,9 @@ public class PerfServiceApp : WebApplicationFactory<Program>, IAsyncLifetime
         return await action(scope.ServiceProvider.GetRequiredService<PerfDbContext>());
     }
 
-    public static MultipartFormDataContent Upload(RunMetadata metadata, params (string Path, byte[] Content)[] files)
-    {
-        var form = new MultipartFormDataContent { { JsonContent.Create(metadata, options: new JsonSerializerOptions(JsonSerializerDefaults.Web)), "run" } };
-        foreach (var (path, content) in files) form.Add(new ByteArrayContent(content), "files", path);
-        return form;
-    }
+    /// <summary>The body of POST /api/v1/runs, written by the agent's own writer: tests post what agents post.</summary>
+    public static MultipartFormDataContent Upload(RunMetadata metadata, params (string Path, byte[] Content)[] files) =>
+        RunMultipart.Create(metadata, [.. files.Select(f => new Artifact(f.Path, f.Content))]);
 
     async Task IAsyncLifetime.DisposeAsync()
     {

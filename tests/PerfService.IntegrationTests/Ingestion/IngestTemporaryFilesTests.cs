@@ -41,7 +41,7 @@ public sealed class IngestTemporaryFilesTests : IAsyncLifetime
 
         Assert.Equal(10_000L, await _db.ScalarAsync<long>($"SELECT count(*) FROM results WHERE run_id = {created.RunId} AND cardinality(samples) = 20"));
         // The statistics arrive a moment after the session ends: wait until they show the 10,000 inserted rows.
-        var after = await Generic.EventuallyAsync(TemporaryFilesAsync, now => now.Inserted >= before.Inserted + 10_000, TimeSpan.FromSeconds(30));
+        var after = await Eventually.WaitAsync(TemporaryFilesAsync, now => now.Inserted >= before.Inserted + 10_000, TimeSpan.FromSeconds(30));
         Assert.True(after.Inserted >= before.Inserted + 10_000, "PostgreSQL's statistics never showed the ingest's rows");
         Assert.Equal(before.Files, after.Files);
     }

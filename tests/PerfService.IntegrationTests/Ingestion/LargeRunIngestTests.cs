@@ -137,7 +137,7 @@ public class LargeRunIngestTests(PerfServiceApp app) : IClassFixture<PerfService
     }
 
     private async Task AnalysedAsync(long runId) =>
-        Assert.True(await Generic.EventuallyAsync(() => ScalarAsync<bool>($"SELECT analysed_at IS NOT NULL FROM runs WHERE id = {runId}"), done => done),
+        Assert.True(await Eventually.WaitAsync(() => ScalarAsync<bool>($"SELECT analysed_at IS NOT NULL FROM runs WHERE id = {runId}"), done => done),
             $"run {runId} was never analysed");
 
     private Task ExecAsync(string sql) => app.Database.ExecAsync(sql);

@@ -101,7 +101,7 @@ public class UploadBoundsTests(BoundedUploadsApp app) : IClassFixture<BoundedUpl
         var release = new TaskCompletionSource();
         var held = new HeldContent(PerfServiceApp.Upload(Meta("c0de0001"), ("go.txt", GoodGo)), release.Task);
         var first = client.PostAsync("/api/v1/runs", held);
-        await Generic.EventuallyAsync(() => Task.FromResult(gate.Free), free => free == 0);
+        await Eventually.WaitAsync(() => Task.FromResult(gate.Free), free => free == 0);
 
         var second = await client.PostAsync("/api/v1/runs", PerfServiceApp.Upload(Meta("c0de0002"), ("go.txt", GoodGo)));
         Assert.Equal(HttpStatusCode.ServiceUnavailable, second.StatusCode);

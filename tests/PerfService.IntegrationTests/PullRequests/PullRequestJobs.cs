@@ -33,7 +33,7 @@ internal static class PullRequestJobs
             }
         Assert.Equal(HttpStatusCode.NoContent, (await agent.CompleteAsync(job.JobId)).StatusCode);
 
-        var verdicts = await Generic.EventuallyAsync(
+        var verdicts = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => (from v in db.Verdicts
                                          join b in db.Benchmarks on v.BenchmarkId equals b.Id
                                          join m in db.Measures on v.MeasureId equals m.Id

@@ -44,7 +44,7 @@ public class RerunPoolingTests : OwnServiceTests
             }
         Assert.Equal(HttpStatusCode.NoContent, (await agent.CompleteAsync(rerun.JobId)).StatusCode);
 
-        var pooled = await Generic.EventuallyAsync(
+        var pooled = await Eventually.WaitAsync(
             () => app.WithDbAsync(db => db.Verdicts.Where(x => x.JobId == rerun.JobId).ToListAsync()), x => x.Count == 1);
         var total = 1 + rerun.Rounds;
         var p = Assert.Single(pooled);

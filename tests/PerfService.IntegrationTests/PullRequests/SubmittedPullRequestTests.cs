@@ -26,9 +26,9 @@ public class SubmittedPullRequestTests : OwnServiceTests
 
         // With one background worker the first run's comparison may come before the second run is attached: wait until
         // both runs belong to the job and then for the report (judged again once the second arrived).
-        await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.Runs.CountAsync(r => db.Jobs.Any(j => j.Id == r.JobId && j.PullRequest == 9))), n => n == 2);
+        await Eventually.WaitAsync(() => app.WithDbAsync(db => db.Runs.CountAsync(r => db.Jobs.Any(j => j.Id == r.JobId && j.PullRequest == 9))), n => n == 2);
         var anonymous = app.CreateClient();
-        var rows = await Generic.EventuallyAsync(async () =>
+        var rows = await Eventually.WaitAsync(async () =>
         {
             // 404 until the runs are analysed and the pull request has a job.
             using var response = await anonymous.GetAsync("/api/v1/projects/submitted/pulls/9/report");

@@ -47,7 +47,7 @@ public class RunForgeryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         // Once the job is finished, even its own agent cannot add to it.
         await Refused(holder.Http, Meta("victim", job.JobId, "head", "bbbb0002"), 409, "is Succeeded");
 
-        var verdicts = await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.Verdicts.Where(v => v.JobId == job.JobId).ToListAsync()), v => v.Count > 0);
+        var verdicts = await Eventually.WaitAsync(() => app.WithDbAsync(db => db.Verdicts.Where(v => v.JobId == job.JobId).ToListAsync()), v => v.Count > 0);
         var verdict = Assert.Single(verdicts);
         // The forged posts (300 ns heads) would have made it a regression; only the honest 100 ns rounds count.
         Assert.NotEqual(Core.Comparison.Outcome.Regression, verdict.Outcome);

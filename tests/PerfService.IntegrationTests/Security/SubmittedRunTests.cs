@@ -56,8 +56,8 @@ public class SubmittedRunTests(PerfServiceApp app) : IClassFixture<PerfServiceAp
         var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
         foreach (var commit in new[] { "cc000001", "dd000001" })
             Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, Meta("submit-over", commit, pullRequest: 4), null, Samples(100))).StatusCode);
-        await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.Jobs.CountAsync(j => j.PullRequest == 4 && j.Kind == Data.Entities.JobKind.Submitted)), n => n == 2);
-        await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.Verdicts.CountAsync(v => db.Jobs.Any(j => j.Id == v.JobId && j.PullRequest == 4))), n => n > 0);
+        await Eventually.WaitAsync(() => app.WithDbAsync(db => db.Jobs.CountAsync(j => j.PullRequest == 4 && j.Kind == Data.Entities.JobKind.Submitted)), n => n == 2);
+        await Eventually.WaitAsync(() => app.WithDbAsync(db => db.Verdicts.CountAsync(v => db.Jobs.Any(j => j.Id == v.JobId && j.PullRequest == 4))), n => n > 0);
 
         var report = JsonDocument.Parse(await app.CreateClient().GetStringAsync("/api/v1/projects/submit-over/pulls/4/report")).RootElement;
         Assert.Equal("cc000001", report.GetProperty("headCommit").GetString());

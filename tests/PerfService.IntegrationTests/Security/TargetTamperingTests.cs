@@ -52,6 +52,6 @@ public class TargetTamperingTests(PerfServiceApp app) : IClassFixture<PerfServic
     }
 
     private async Task<TargetStatus?> OutcomeAsync(long runId, string target) =>
-        (await Generic.EventuallyAsync(() => app.WithDbAsync(db => db.TargetResults.Where(t => t.RunId == runId && t.Name.StartsWith(target))
+        (await Eventually.WaitAsync(() => app.WithDbAsync(db => db.TargetResults.Where(t => t.RunId == runId && t.Name.StartsWith(target))
             .Select(t => (TargetStatus?)t.Outcome).FirstOrDefaultAsync()), o => o is not null));
 }
