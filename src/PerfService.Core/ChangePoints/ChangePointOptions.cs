@@ -3,7 +3,7 @@ namespace PerfService.Core.ChangePoints;
 /// <summary>
 /// Settings of the change-point detector. The defaults were frozen on the labelled synthetic corpus's calibration
 /// seed (tools/ChangePointEval, <c>./perf detect-eval</c>) for ≤ 0.5 false alarms per 1,000 unchanged points, and
-/// measured on another seed (docs/measurements/change-points-*.md).
+/// measured on another seed (docs/measurements/*-change-points.md).
 /// </summary>
 public sealed record ChangePointOptions
 {

@@ -16,7 +16,7 @@ public sealed class OneWebhookAtATimeFixture : GitHubFixture
 
 /// <summary>
 /// Unsigned webhook bodies are bounded like uploads: bodies that must be read to check their signature are read a few
-/// at a time, each spooled rather than held in memory (the memory figures are in docs/measurements/webhook-memory.md).
+/// at a time, each spooled rather than held in memory (the memory figures are in docs/measurements/2026-11-27-webhook-memory.md).
 /// </summary>
 public class WebhookBoundsTests(OneWebhookAtATimeFixture fixture) : IClassFixture<OneWebhookAtATimeFixture>
 {
