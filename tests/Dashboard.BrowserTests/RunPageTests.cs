@@ -25,7 +25,7 @@ public class RunPageTests(DashboardSite site)
         b.WaitUntil(() => Rows("#verdicts").Count == 2, "the outcome filter");
         Assert.All(Rows("#verdicts"), r => Assert.Equal("regression", r.FindElements(By.TagName("td"))[6].Text));
         // The interval is the figure the outcome comes from; the p-value is not shown.
-        Assert.Equal(["Benchmark", "Measure", "Profile", "Base → head", "Change", "Change interval", "Outcome"],
+        Assert.Equal(["Benchmark", "Measure", "Profile", "Base → head", "Change", "Change interval", "Outcome", "Margin"],
             b.Driver.FindElements(By.CssSelector("#verdicts thead th")).Select(th => th.Text));
         Assert.Equal("[+7.0%, +11.0%]", Rows("#verdicts").First().FindElements(By.TagName("td"))[5].Text);
 

@@ -26,11 +26,28 @@ public sealed class FakeService : IDisposable
     public FakeService(Func<RecordedRequest, Task<FakeResponse>> handler)
     {
         _handler = handler;
-        var port = Ports.Free();
-        Url = $"http://127.0.0.1:{port}/";
-        _listener.Prefixes.Add(Url);
-        _listener.Start();
+        Url = Listen(_listener);
         _ = Task.Run(LoopAsync);
+    }
+
+    // HttpListener cannot bind port 0, so a free port is asked for first; another process (a child of a parallel test)
+    // can take it before the listener binds, and then another port is tried.
+    private static string Listen(HttpListener listener)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            var url = $"http://127.0.0.1:{Ports.Free()}/";
+            listener.Prefixes.Clear();
+            listener.Prefixes.Add(url);
+            try
+            {
+                listener.Start();
+                return url;
+            }
+            catch (HttpListenerException) when (attempt < 10)
+            {
+            }
+        }
     }
 
     public string Url { get; }
