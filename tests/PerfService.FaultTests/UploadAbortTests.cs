@@ -93,6 +93,8 @@ public sealed class UploadAbortTests(UploadAbortTests.Service fixture, ITestOutp
         using var holder = await ConnectAsync();
         await holder.SendAsync(head);
         await holder.SendAsync(body.AsMemory(0, body.Length / 2));
+        // Nothing outside the service process says that a request holds the upload slot or waits for it: the two
+        // pauses give the service time to reach those states before the next step.
         await Task.Delay(500);
         using (var waiting = await ConnectAsync())
         {

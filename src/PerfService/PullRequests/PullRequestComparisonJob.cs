@@ -71,7 +71,7 @@ public sealed class PullRequestComparisonJob(
             await SaveAsync(job, inputs, verdicts, ct);
             await OpenRegressionAlertsAsync(job, profile, inputs, verdicts, ct);
             // With the verdicts: the report counts this profile as done only once they are all there.
-            await db.Jobs.Where(j => j.Id == job.Id).ExecuteUpdateAsync(s => s.SetProperty(j => j.JudgedAt, DateTimeOffset.UtcNow), ct);
+            await db.Jobs.Where(j => j.Id == job.Id).ExecuteUpdateAsync(s => s.SetProperty(j => j.JudgedAt, time.GetUtcNow()), ct);
             await tx.CommitAsync(ct);
         }
         // Never for submitted results, which no agent of ours produced and none may be there to re-run; only from the
