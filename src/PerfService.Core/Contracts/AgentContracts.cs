@@ -37,7 +37,21 @@ public sealed record JobAssignment(
     int Rounds,
     int LeaseSeconds,
     bool Quick,
-    bool Untrusted = false);
+    bool Untrusted = false,
+    ProfilingRequest? Profiling = null);
+
+/// <summary>Set on a profiling job: profile these benchmarks on base and head (or head alone), interleaved like
+/// rounds. A profiling job's runs are never posted as results: it feeds no verdict, baseline or change point.</summary>
+public sealed record ProfilingRequest(IReadOnlyList<ProfileTarget> Targets);
+
+/// <summary>One benchmark to profile, by its suite (from perf.json) and its stored name.</summary>
+public sealed record ProfileTarget(string Suite, string Benchmark);
+
+/// <summary>Metadata of one posted profile (the "profile" part of POST /api/v1/profiles; the native file travels
+/// beside it as "file"). <paramref name="Format"/> is a <see cref="Profiles.ProfileFormat"/> name.</summary>
+public sealed record ProfileUploadMetadata(long JobId, long AgentId, string Suite, string Benchmark, string Role, string Format, int Round = 1);
+
+public sealed record ProfileCreated(long ProfileId);
 
 public sealed record HeartbeatRequest(long AgentId, string? Progress, IReadOnlyList<string>? Log);
 
