@@ -1,3 +1,4 @@
+using System.Data;
 using Npgsql;
 using PerfService.Core.Contracts;
 using NpgsqlTypes;
@@ -34,12 +35,14 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
             SELECT coalesce(
                 (SELECT max(r.series_at) FROM runs ru JOIN results r ON r.run_id = ru.id
                  WHERE ru.commit_id = c.id AND ru.branch_id = $2 AND ru.pull_request IS NULL),
-                c.committed_at)
+                c.committed_at) AS cutoff
             FROM commits c WHERE c.project_id = $1 AND c.sha = $3
             """);
         foreach (var v in new object[] { projectId, branchId, baseCommit.ToLowerInvariant() }) cmd.Parameters.Add(new NpgsqlParameter { Value = v });
         await using var reader = await cmd.ExecuteReaderAsync(ct);
-        return await reader.ReadAsync(ct) && !reader.IsDBNull(0) ? reader.GetFieldValue<DateTimeOffset>(0) : null;
+        return await reader.ReadAsync(ct) && !reader.IsDBNull("cutoff")
+            ? reader.GetFieldValue<DateTimeOffset>("cutoff")
+            : null;
     }
 
     /// <summary>
@@ -76,13 +79,17 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
 
         var found = new Dictionary<(long, long), (List<IReadOnlyList<double>> Rounds, List<double> Values)>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
+        var (benchmark, measure) = (reader.GetOrdinal("benchmark_id"), reader.GetOrdinal("measure_id"));
+        var (samples, value) = (reader.GetOrdinal("samples"), reader.GetOrdinal("v"));
         while (await reader.ReadAsync(ct))
         {
-            var key = (reader.GetInt64(0), reader.GetInt64(1));
+            var key = (reader.GetInt64(benchmark), reader.GetInt64(measure));
             if (!found.TryGetValue(key, out var acc)) found[key] = acc = ([], []);
             // Like the job's own runs: each run is a round, its samples or its central value when it stored none.
-            acc.Rounds.Add(!reader.IsDBNull(2) && reader.GetFieldValue<double[]>(2) is { Length: > 0 } s ? s : [reader.GetDouble(3)]);
-            acc.Values.Add(reader.GetDouble(3));
+            acc.Rounds.Add(!reader.IsDBNull(samples) && reader.GetFieldValue<double[]>(samples) is { Length: > 0 } s
+                ? s
+                : [reader.GetDouble(value)]);
+            acc.Values.Add(reader.GetDouble(value));
         }
         // Rows come newest first (the LIMIT keeps the latest); the noise history reads in commit order.
         foreach (var (key, acc) in found)

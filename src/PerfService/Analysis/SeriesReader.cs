@@ -41,11 +41,12 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
             cmd.Parameters.Add(new NpgsqlParameter { Value = v });
         var series = new Dictionary<(long, long), List<SeriesPoint>>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
+        var (b, m, at) = (reader.GetOrdinal("b"), reader.GetOrdinal("m"), PointColumns.Of(reader));
         while (await reader.ReadAsync(ct))
         {
-            var key = (reader.GetInt64(0), reader.GetInt64(1));
+            var key = (reader.GetInt64(b), reader.GetInt64(m));
             if (!series.TryGetValue(key, out var points)) series[key] = points = [];
-            points.Add(new SeriesPoint(reader.GetInt64(2), reader.GetInt64(3), reader.GetString(4), reader.GetFieldValue<DateTimeOffset>(5), reader.GetDouble(6)));
+            points.Add(at.Read(reader));
         }
         return series;
     }
@@ -87,14 +88,28 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
             cmd.Parameters.Add(new NpgsqlParameter { Value = v });
         var points = states.Select(_ => new List<SeriesPoint>()).ToArray();
         await using (var reader = await cmd.ExecuteReaderAsync(ct))
-            while (await reader.ReadAsync(ct))
-                points[(int)reader.GetInt64(0) - 1].Add(new SeriesPoint(reader.GetInt64(1), reader.GetInt64(2), reader.GetString(3),
-                    reader.GetFieldValue<DateTimeOffset>(4), reader.GetDouble(5)));
+        {
+            var (i, at) = (reader.GetOrdinal("i"), PointColumns.Of(reader));
+            while (await reader.ReadAsync(ct)) points[(int)reader.GetInt64(i) - 1].Add(at.Read(reader));
+        }
         for (var i = 0; i < states.Count; i++)
         {
             points[i].Sort((a, b) => a.SeriesAt != b.SeriesAt ? a.SeriesAt.CompareTo(b.SeriesAt) : a.RunId.CompareTo(b.RunId));
             tails[(states[i].BenchmarkId, states[i].MeasureId)] = points[i];
         }
         return tails;
+    }
+
+    /// <summary>Where a point's columns (<c>id, run_id, sha, series_at, v</c>) lie in a reader: looked up once per
+    /// reader.</summary>
+    private readonly record struct PointColumns(int Id, int RunId, int Sha, int SeriesAt, int Value)
+    {
+        public static PointColumns Of(NpgsqlDataReader r) =>
+            new(r.GetOrdinal("id"), r.GetOrdinal("run_id"), r.GetOrdinal("sha"), r.GetOrdinal("series_at"),
+                r.GetOrdinal("v"));
+
+        public SeriesPoint Read(NpgsqlDataReader r) =>
+            new(r.GetInt64(Id), r.GetInt64(RunId), r.GetString(Sha), r.GetFieldValue<DateTimeOffset>(SeriesAt),
+                r.GetDouble(Value));
     }
 }

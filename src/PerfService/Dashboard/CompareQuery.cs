@@ -82,7 +82,7 @@ internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource
                    FROM results WHERE run_id = ANY($1) AND value IS NOT NULL GROUP BY benchmark_id, measure_id),
              h AS (SELECT benchmark_id, measure_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS v
                    FROM results WHERE run_id = ANY($2) AND value IS NOT NULL GROUP BY benchmark_id, measure_id)
-        SELECT bm.id, bm.key, m.name, m.unit, m.direction, b.v, h.v
+        SELECT bm.id, bm.key, m.name AS measure, m.unit, m.direction, b.v AS base, h.v AS head
         FROM b FULL JOIN h ON h.benchmark_id = b.benchmark_id AND h.measure_id = b.measure_id
         JOIN benchmarks bm ON bm.id = coalesce(b.benchmark_id, h.benchmark_id)
         JOIN measures m ON m.id = coalesce(b.measure_id, h.measure_id)
@@ -96,11 +96,16 @@ internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource
         cmd.Parameters.Add(new() { Value = headRuns.ToArray() });
         var rows = new List<CompareRowDto>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
+        var (id, key, measure) = (reader.GetOrdinal("id"), reader.GetOrdinal("key"), reader.GetOrdinal("measure"));
+        var (unit, direction) = (reader.GetOrdinal("unit"), reader.GetOrdinal("direction"));
+        var (baseValue, headValue) = (reader.GetOrdinal("base"), reader.GetOrdinal("head"));
         while (await reader.ReadAsync(ct))
         {
-            double? b = reader.IsDBNull(5) ? null : reader.GetDouble(5), h = reader.IsDBNull(6) ? null : reader.GetDouble(6);
+            double? b = reader.IsDBNull(baseValue) ? null : reader.GetDouble(baseValue);
+            double? h = reader.IsDBNull(headValue) ? null : reader.GetDouble(headValue);
             double? change = b is { } bv && h is { } hv && bv != 0 ? (hv - bv) / Math.Abs(bv) * 100 : null;
-            rows.Add(new CompareRowDto(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), reader.GetString(3), reader.GetString(4), b, h, change));
+            rows.Add(new CompareRowDto(reader.GetInt64(id), reader.GetString(key), reader.GetString(measure), reader.GetString(unit),
+                reader.GetString(direction), b, h, change));
         }
         return rows;
     }

@@ -73,7 +73,7 @@ internal static class OverviewEndpoint
             FROM recent
             ORDER BY profile_id, suite_id, created_at DESC, id DESC
         )
-        SELECT l.id, p.name, s.name, c.sha, b.name, l.pull_request, l.created_at,
+        SELECT l.id, p.name AS profile, s.name AS suite, c.sha, b.name AS branch, l.pull_request, l.created_at,
                l.result_count, l.failed_count
         FROM latest l
         JOIN profiles p ON p.id = l.profile_id
@@ -92,10 +92,16 @@ internal static class OverviewEndpoint
         cmd.Parameters.Add(new() { Value = (object?)branchId ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Bigint });
         var rows = new List<LatestRunDto>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
+        var (id, profile, suite, sha) = (reader.GetOrdinal("id"), reader.GetOrdinal("profile"), reader.GetOrdinal("suite"),
+            reader.GetOrdinal("sha"));
+        var (branch, pullRequest, createdAt) = (reader.GetOrdinal("branch"), reader.GetOrdinal("pull_request"),
+            reader.GetOrdinal("created_at"));
+        var (results, failed) = (reader.GetOrdinal("result_count"), reader.GetOrdinal("failed_count"));
         while (await reader.ReadAsync(ct))
-            rows.Add(new LatestRunDto(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), reader.GetString(3),
-                reader.IsDBNull(4) ? null : reader.GetString(4), reader.IsDBNull(5) ? null : reader.GetInt32(5),
-                reader.GetFieldValue<DateTimeOffset>(6), reader.GetInt32(7), reader.GetInt32(8)));
+            rows.Add(new LatestRunDto(reader.GetInt64(id), reader.GetString(profile), reader.GetString(suite), reader.GetString(sha),
+                reader.IsDBNull(branch) ? null : reader.GetString(branch),
+                reader.IsDBNull(pullRequest) ? null : reader.GetInt32(pullRequest),
+                reader.GetFieldValue<DateTimeOffset>(createdAt), reader.GetInt32(results), reader.GetInt32(failed)));
         return rows;
     }
 }

@@ -1,3 +1,4 @@
+using System.Data;
 using System.Text.Json;
 using Npgsql;
 using NpgsqlTypes;
@@ -19,13 +20,17 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
     public async Task<RunCreated?> FindByKeyAsync(long projectId, string key, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand("""
-            SELECT r.id, (SELECT count(DISTINCT benchmark_id) FROM results WHERE run_id = r.id), (SELECT count(*) FROM results WHERE run_id = r.id)
+            SELECT r.id, (SELECT count(DISTINCT benchmark_id) FROM results WHERE run_id = r.id) AS benchmarks,
+                   (SELECT count(*) FROM results WHERE run_id = r.id) AS results
             FROM runs r WHERE r.project_id = $1 AND r.idempotency_key = $2
             """);
         cmd.Parameters.Add(new() { Value = projectId });
         cmd.Parameters.Add(new() { Value = key });
         await using var reader = await cmd.ExecuteReaderAsync(ct);
-        return await reader.ReadAsync(ct) ? new RunCreated(reader.GetInt64(0), true, (int)reader.GetInt64(1), (int)reader.GetInt64(2)) : null;
+        return await reader.ReadAsync(ct)
+            ? new RunCreated(reader.GetInt64("id"), true, (int)reader.GetInt64("benchmarks"),
+                (int)reader.GetInt64("results"))
+            : null;
     }
 
     public async Task<RunCreated> WriteAsync(RunWrite w, CancellationToken ct)
@@ -125,13 +130,13 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
             INSERT INTO commits (project_id, sha, committed_at, message, first_seen_at) VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (project_id, sha) DO UPDATE
               SET committed_at = coalesce(commits.committed_at, excluded.committed_at), message = coalesce(commits.message, excluded.message)
-            RETURNING id, coalesce(committed_at, first_seen_at)
+            RETURNING id, coalesce(committed_at, first_seen_at) AS series_at
             """, conn);
         foreach (var v in new object?[] { projectId, sha.ToLowerInvariant(), committedAt, message, now })
             cmd.Parameters.Add(new NpgsqlParameter { Value = v ?? DBNull.Value });
         await using var reader = await cmd.ExecuteReaderAsync(ct);
         await reader.ReadAsync(ct);
-        return (reader.GetInt64(0), reader.GetFieldValue<DateTimeOffset>(1));
+        return (reader.GetInt64("id"), reader.GetFieldValue<DateTimeOffset>("series_at"));
     }
 
     private static async Task<long> UpsertSuiteAsync(NpgsqlConnection conn, long projectId, string name, string harness, CancellationToken ct) =>
@@ -186,7 +191,7 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
     private static async Task<Dictionary<(string Measure, string Unit), long>> UpsertMeasuresAsync(
         NpgsqlConnection conn, IReadOnlyList<BenchmarkResult> results, CancellationToken ct)
     {
-        const string Lookup = "SELECT name || '|' || unit, id FROM measures WHERE (name || '|' || unit) = ANY($1)";
+        const string Lookup = "SELECT name || '|' || unit AS key, id FROM measures WHERE (name || '|' || unit) = ANY($1)";
         var distinct = results.DistinctBy(r => (r.Measure, r.Unit)).ToList();
         var ids = await ReadIdsAsync(conn, Lookup, ct, [distinct.Select(r => MeasureKey(r)).ToArray()]);
         var missing = distinct.Where(r => !ids.ContainsKey(MeasureKey(r))).ToList();
@@ -287,13 +292,15 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
     private static string ParametersJson(IReadOnlyList<KeyValuePair<string, string>> parameters) =>
         JsonSerializer.Serialize(parameters.ToDictionary(p => p.Key, p => p.Value));
 
+    /// <summary>Ids by key, from a lookup whose columns are <c>key</c> and <c>id</c>.</summary>
     private static async Task<Dictionary<string, long>> ReadIdsAsync(NpgsqlConnection conn, string sql, CancellationToken ct, object[] args)
     {
         await using var cmd = new NpgsqlCommand(sql, conn);
         foreach (var a in args) cmd.Parameters.Add(new NpgsqlParameter { Value = a });
         var ids = new Dictionary<string, long>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
-        while (await reader.ReadAsync(ct)) ids[reader.GetString(0)] = reader.GetInt64(1);
+        var (key, id) = (reader.GetOrdinal("key"), reader.GetOrdinal("id"));
+        while (await reader.ReadAsync(ct)) ids[reader.GetString(key)] = reader.GetInt64(id);
         return ids;
     }
 

@@ -58,7 +58,8 @@ public static class RunsApi
             cmd.Parameters.Add(new NpgsqlParameter { Value = path });
             await using var reader = await cmd.ExecuteReaderAsync(CommandBehavior.SequentialAccess, http.RequestAborted);
             if (!await reader.ReadAsync(http.RequestAborted)) return;
-            await using var stored = await reader.GetStreamAsync(0, http.RequestAborted);
+            var content = reader.GetOrdinal("content_gzip");
+            await using var stored = await reader.GetStreamAsync(content, http.RequestAborted);
             await using var inflated = new GZipStream(stored, CompressionMode.Decompress);
             await inflated.CopyToAsync(body, http.RequestAborted);
         }, "application/octet-stream", Path.GetFileName(path));
