@@ -27,7 +27,8 @@ public sealed partial class AlertService
     /// bisector) takes this one first, so two analyses never wait on each other in opposite order.
     /// </summary>
     public Task LockGroupsAsync(long projectId, CancellationToken ct) =>
-        db.Database.ExecuteSqlInterpolatedAsync($"SELECT pg_advisory_xact_lock(hashtextextended({$"alert-groups:{projectId}"}, 0))", ct);
+        db.Database.ExecuteSqlAsync(
+            $"SELECT pg_advisory_xact_lock(hashtextextended({$"alert-groups:{projectId}"}, 0))", ct);
 
     private async Task JoinAsync(Alert alert, Dictionary<string, DateTimeOffset> times, DateTimeOffset now, CancellationToken ct)
     {

@@ -17,7 +17,7 @@ public static class AnalysisRequests
     /// <summary>Puts a stored run in the queue, with the trace context of the ingest storing it. Also for a run queued
     /// before (a retried post): analysis is idempotent.</summary>
     public static Task EnqueueAsync(PerfDbContext db, long runId, CancellationToken ct) =>
-        db.Database.ExecuteSqlInterpolatedAsync($"""
+        db.Database.ExecuteSqlAsync($"""
             INSERT INTO analysis_queue (run_id, queued_at, failed_batches, attempts, trace_parent)
             VALUES ({runId}, now(), 0, 0, {System.Diagnostics.Activity.Current?.Id}) ON CONFLICT (run_id) DO NOTHING;
             SELECT pg_notify({Channel}, '')

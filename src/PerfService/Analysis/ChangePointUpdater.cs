@@ -60,7 +60,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         var including = arriving.Select(a => a.RunId).Distinct().ToArray();
         var arrivals = arriving.ToLookup(a => (a.BenchmarkId, a.MeasureId), a => a.ResultId);
 
-        await db.Database.ExecuteSqlInterpolatedAsync($"""
+        await db.Database.ExecuteSqlAsync($"""
             INSERT INTO series_states (benchmark_id, measure_id, profile_id, branch_id, state, last_series_at, last_result_id, updated_at)
             SELECT k.b, k.m, {profileId}, {branchId}, ''::bytea, '-infinity', 0, now()
             FROM unnest({benchmarkIds}, {measureIds}) AS k(b, m)
@@ -69,12 +69,18 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             """, ct);
         // One updater per series at a time: the row locks serialise concurrent analyses of the same series. Not
         // tracked: the states are written back in one statement below.
-        var rows = (await db.SeriesStates.FromSqlInterpolated($"""
-            SELECT s.* FROM series_states s JOIN unnest({benchmarkIds}, {measureIds}) AS k(b, m) ON s.benchmark_id = k.b AND s.measure_id = k.m
+        var rows = (await db.Database.SqlQuery<LockedState>($"""
+            SELECT s.id, s.benchmark_id, s.measure_id, s.state, s.last_series_at, s.last_result_id
+            FROM series_states s
+            JOIN unnest({benchmarkIds}, {measureIds}) AS k(b, m) ON s.benchmark_id = k.b AND s.measure_id = k.m
             WHERE s.profile_id = {profileId} AND s.branch_id = {branchId}
             ORDER BY s.benchmark_id, s.measure_id
             FOR UPDATE OF s
-            """).AsNoTracking().ToListAsync(ct)).ToDictionary(r => (r.BenchmarkId, r.MeasureId));
+            """).ToListAsync(ct)).ToDictionary(r => (r.BenchmarkId, r.MeasureId), r => new SeriesState
+        {
+            Id = r.Id, BenchmarkId = r.BenchmarkId, MeasureId = r.MeasureId, ProfileId = profileId, BranchId = branchId,
+            State = r.State, LastSeriesAt = r.LastSeriesAt, LastResultId = r.LastResultId,
+        });
         var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == projectId, ct);
         // Series already fed read only their tail; new ones (and every series of a bisecting project, whose alert
         // ranges may lie anywhere) are read whole.
@@ -129,6 +135,10 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         return bisecting;
     }
 
+    /// <summary>A series state as the locking read returns it.</summary>
+    private sealed record LockedState(long Id, long BenchmarkId, long MeasureId, byte[] State, DateTimeOffset LastSeriesAt,
+        long LastResultId);
+
     private static OnlineDetectorState ReadState(SeriesState row) =>
         row.LastResultId == 0 ? OnlineDetectorState.Empty : OnlineDetectorStateCodec.Decode(row.State);
 
@@ -148,7 +158,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         var state = written.Select(w => OnlineDetectorStateCodec.Encode(w.State)).ToArray();
         var at = written.Select(w => w.Last.SeriesAt).ToArray();
         var last = written.Select(w => w.Last.ResultId).ToArray();
-        await db.Database.ExecuteSqlInterpolatedAsync($"""
+        await db.Database.ExecuteSqlAsync($"""
             UPDATE series_states s SET state = u.state, last_series_at = u.at, last_result_id = u.last, updated_at = now()
             FROM unnest({ids}, {state}, {at}, {last}) AS u(id, state, at, last)
             WHERE s.id = u.id

@@ -24,7 +24,7 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, JobScheduler
         // Every series of a run that moved asks about the same range at once: one of them decides at a time. The alert
         // groups' lock comes first, in the order every analysis takes them.
         await alerts.LockGroupsAsync(project.Id, ct);
-        await db.Database.ExecuteSqlInterpolatedAsync(
+        await db.Database.ExecuteSqlAsync(
             $"SELECT pg_advisory_xact_lock(hashtextextended({$"bisect:{project.Id}:{profileId}"}, 0))", ct);
 
         state ??= await StartAsync(project.Id, alert, fromAt, toAt, ct);

@@ -20,7 +20,7 @@ public sealed class DefaultBranchCommits(PerfDbContext db)
         var subjects = commits.Select(c => c.Message?.Split('\n', 2)[0]).ToArray();
         // A commit row made by an earlier run keeps its time: it positions that run's points in every series.
         // The ordinality keeps the push's order in the ids, the tie-break between commits of the same second.
-        await db.Database.ExecuteSqlInterpolatedAsync($"""
+        await db.Database.ExecuteSqlAsync($"""
             INSERT INTO commits (project_id, sha, committed_at, message, first_seen_at, on_default_branch)
             SELECT {projectId}, t.sha, t.at, t.subject, now(), true
             FROM unnest({shas}::text[], {times}::timestamptz[], {subjects}::text[]) WITH ORDINALITY AS t(sha, at, subject, n)
