@@ -21,7 +21,7 @@ public static class AgentJobsApi
         builder.Services.AddOptions<JobOptions>().BindConfiguration("Jobs").ValidateDataAnnotations().ValidateOnStart();
         builder.Services.AddSingleton<JobNotifier>();
         builder.Services.AddHostedService(sp => sp.GetRequiredService<JobNotifier>());
-        builder.Services.AddSingleton<JobQueue>();
+        builder.Services.AddScoped<JobQueue>();
         builder.Services.AddScoped<JobScheduler>();
         return builder;
     }
