@@ -1,5 +1,5 @@
 using Hangfire;
-using Npgsql;
+using PerfService.Data;
 using PerfService.AgentJobs;
 using PerfService.Core.Reports;
 using PerfService.Data.Entities;
@@ -13,7 +13,7 @@ namespace PerfService.PullRequests;
 /// cancelled.
 /// </summary>
 public sealed class PullRequestEvents(JobScheduler scheduler, IBackgroundJobClient background, PullRequestHeads heads,
-    PullRequestApprovals approvals, NpgsqlDataSource dataSource, ILogger<PullRequestEvents> logger)
+    PullRequestApprovals approvals, PerfDbContext db, ILogger<PullRequestEvents> logger)
 {
     /// <summary>An opened, synchronize, reopened, labeled or closed event, for each project on its repository.</summary>
     public async Task<WebhookReply> HandleAsync(PullRequestEvent e, IReadOnlyList<Project> projects, CancellationToken ct)
@@ -24,7 +24,7 @@ public sealed class PullRequestEvents(JobScheduler scheduler, IBackgroundJobClie
         {
             // One event of a pull request at a time, from the head record to the queued jobs: two pushes handled at once
             // could otherwise queue the newer and then let the older cancel it.
-            await using var _ = await PullRequestLock.AcquireAsync(dataSource, project.Id, e.Number, ct, purpose: "events");
+            await using var _ = await PullRequestLock.AcquireAsync(db, project.Id, e.Number, ct, purpose: "events");
             // Every event passes the head record first: one older than what is known acts on nothing.
             var head = await heads.RecordAsync(project.Id, e, ct);
             if (!head.Fresh)

@@ -1,6 +1,5 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
-using Npgsql;
 using PerfService.Data;
 using PerfService.Hosting.Telemetry;
 using PerfService.GitHub;
@@ -13,7 +12,7 @@ namespace PerfService.PullRequests;
 /// </summary>
 [AutomaticRetry(Attempts = 8, DelaysInSeconds = [30, 60, 120, 300, 600, 1200, 1800, 3600])]
 public sealed class PullRequestPublishJob(
-    PerfDbContext db, NpgsqlDataSource dataSource, PullRequestReports reports, PullRequestPublisher publisher,
+    PerfDbContext db, PullRequestReports reports, PullRequestPublisher publisher,
     GitHubClientProvider clients, IBackgroundJobClient background, TimeProvider time, ILogger<PullRequestPublishJob> logger)
 {
     public static string Enqueue(IBackgroundJobClient jobs, long projectId, int pullRequest) =>
@@ -34,7 +33,7 @@ public sealed class PullRequestPublishJob(
             return;
         }
 
-        await using var _ = await PullRequestLock.AcquireAsync(dataSource, projectId, pullRequest, ct);
+        await using var _ = await PullRequestLock.AcquireAsync(db, projectId, pullRequest, ct);
         // Read under the lock, so that a slower job cannot post an older report over a newer one.
         var report = await reports.BuildAsync(projectId, pullRequest, ct);
         if (report is null)

@@ -7,7 +7,7 @@ public static class PullRequestsSetup
 {
     public static WebApplicationBuilder AddPullRequests(this WebApplicationBuilder builder)
     {
-        builder.Services.AddSingleton<PullRequestHeads>();
+        builder.Services.AddScoped<PullRequestHeads>();
         builder.Services.AddScoped<PullRequestEvents>();
         builder.Services.AddScoped<PullRequestApprovals>();
         builder.Services.AddScoped<PullRequestActions>();

@@ -1,6 +1,5 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
-using Npgsql;
 using PerfService.AgentJobs;
 using PerfService.Data;
 using PerfService.Data.Entities;
@@ -13,14 +12,14 @@ namespace PerfService.PullRequests;
 /// like an agent's. It has no interleaved base rounds, so its baseline is the base branch's runs at or before the
 /// base commit (see <see cref="PullRequestInputs"/>); reports, comments and alerts then work unchanged.
 /// </summary>
-public sealed class SubmittedPullRequestRuns(PerfDbContext db, NpgsqlDataSource dataSource, JobScheduler scheduler, IBackgroundJobClient background,
+public sealed class SubmittedPullRequestRuns(PerfDbContext db, JobScheduler scheduler, IBackgroundJobClient background,
     TimeProvider time, ILogger<SubmittedPullRequestRuns> logger)
 {
     public async Task AttachAsync(Run run, CancellationToken ct)
     {
         if (run.PullRequest is not { } pullRequest || run.JobId is not null) return;
         // Two suites of one pull request posted at once must land in the same job, not in two that hide each other.
-        await using var _ = await PullRequestLock.AcquireAsync(dataSource, run.ProjectId, pullRequest, ct);
+        await using var _ = await PullRequestLock.AcquireAsync(db, run.ProjectId, pullRequest, ct);
         var commit = await db.Commits.AsNoTracking().Where(c => c.Id == run.CommitId).Select(c => c.Sha).FirstAsync(ct);
         var job = await db.Jobs.FirstOrDefaultAsync(j => j.ProjectId == run.ProjectId && j.Kind == JobKind.Submitted
             && j.PullRequest == pullRequest && j.Commit == commit && j.ProfileId == run.ProfileId, ct);
