@@ -1,10 +1,12 @@
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Npgsql;
+using PerfService.Data;
 
 namespace PerfService.Hosting;
 
 /// <summary>Ready when a trivial query round-trips within a couple of seconds.</summary>
-public sealed class DatabaseHealthCheck(NpgsqlDataSource dataSource) : IHealthCheck
+public sealed class DatabaseHealthCheck(PerfDbContext db) : IHealthCheck
 {
     public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {
@@ -12,8 +14,7 @@ public sealed class DatabaseHealthCheck(NpgsqlDataSource dataSource) : IHealthCh
         timeout.CancelAfter(TimeSpan.FromSeconds(2));
         try
         {
-            await using var cmd = dataSource.CreateCommand("SELECT 1");
-            await cmd.ExecuteScalarAsync(timeout.Token);
+            await db.Database.ExecuteSqlAsync($"SELECT 1", timeout.Token);
             return HealthCheckResult.Healthy();
         }
         catch (Exception e) when (e is NpgsqlException or OperationCanceledException or TimeoutException)

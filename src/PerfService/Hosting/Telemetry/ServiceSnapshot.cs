@@ -1,7 +1,7 @@
-using System.Data;
 using Hangfire;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
-using Npgsql;
+using PerfService.Data;
 using PerfService.Data.Entities;
 
 namespace PerfService.Hosting.Telemetry;
@@ -44,7 +44,8 @@ public sealed record BackgroundCounts(long Enqueued, long Scheduled, long Proces
 /// monitoring API) and keeps it for <see cref="TelemetryOptions.SnapshotSeconds"/>, so frequent scrapes and page
 /// refreshes cost the database one read per interval.
 /// </summary>
-public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage storage, IOptions<TelemetryOptions> options, TimeProvider time)
+public sealed class ServiceSnapshot(IServiceScopeFactory scopes, JobStorage storage, IOptions<TelemetryOptions> options,
+    TimeProvider time)
 {
     private const string DefaultQueue = "default";
     private static readonly string[] ActiveStates = [nameof(JobState.Queued), nameof(JobState.Running)];
@@ -75,31 +76,25 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
     private async Task<ServiceStatus> ReadAsync(CancellationToken ct)
     {
         var now = time.GetUtcNow();
-        var jobs = new List<JobCount>();
-        await using (var cmd = dataSource.CreateCommand($"""
-            SELECT j.state, p.name, count(*), coalesce(extract(epoch FROM $1 - min(j.created_at)), 0)::float8
+        // A singleton (the gauges read it): each read takes a context of its own.
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<PerfDbContext>();
+        var jobs = await db.Database.SqlQuery<JobCount>($"""
+            SELECT j.state, p.name AS profile, count(*) AS count,
+                   coalesce(extract(epoch FROM {now} - min(j.created_at)), 0)::float8 AS oldest_seconds
             FROM jobs j JOIN profiles p ON p.id = j.profile_id
-            WHERE j.state IN ('{nameof(JobState.Queued)}', '{nameof(JobState.Running)}')
+            WHERE j.state IN ({ActiveStates[0]}, {ActiveStates[1]})
             GROUP BY j.state, p.name ORDER BY p.name, j.state
-            """))
-        {
-            cmd.Parameters.Add(new() { Value = now });
-            await using var r = await cmd.ExecuteReaderAsync(ct);
-            while (await r.ReadAsync(ct)) jobs.Add(new JobCount(r.GetString(0), r.GetString(1), r.GetInt64(2), r.GetDouble(3)));
-        }
+            """).ToListAsync(ct);
 
-        var agents = new List<AgentCount>();
-        await using (var cmd = dataSource.CreateCommand("""
-            SELECT p.name, count(a.id) FILTER (WHERE a.last_seen_at > $2 - make_interval(secs => $1)), count(a.id)
+        var online = (double)options.Value.AgentOnlineSeconds;
+        var agents = await db.Database.SqlQuery<AgentCount>($"""
+            SELECT p.name AS profile,
+                   count(a.id) FILTER (WHERE a.last_seen_at > {now} - make_interval(secs => {online})) AS online,
+                   count(a.id) AS registered
             FROM profiles p LEFT JOIN agents a ON a.profile_id = p.id
             GROUP BY p.name ORDER BY p.name
-            """))
-        {
-            cmd.Parameters.Add(new() { Value = (double)options.Value.AgentOnlineSeconds });
-            cmd.Parameters.Add(new() { Value = now });
-            await using var r = await cmd.ExecuteReaderAsync(ct);
-            while (await r.ReadAsync(ct)) agents.Add(new AgentCount(r.GetString(0), r.GetInt64(1), r.GetInt64(2)));
-        }
+            """).ToListAsync(ct);
 
         // Every profile gets a row per active state, zero included, so a gauge (and an alert on it) never disappears.
         jobs = [.. agents.SelectMany(a => ActiveStates.Select(state =>
@@ -113,35 +108,29 @@ public sealed class ServiceSnapshot(NpgsqlDataSource dataSource, JobStorage stor
                 .DefaultIfEmpty(0).Max())).ToList();
         if (!queues.Any(q => q.Queue == DefaultQueue)) queues.Insert(0, new QueueLength(DefaultQueue, 0, 0));
         var background = new BackgroundCounts(stats.Enqueued, stats.Scheduled, stats.Processing, stats.Failed, stats.Succeeded, stats.Servers);
-        var analysis = await ReadAnalysisAsync(ct);
+        var analysis = await ReadAnalysisAsync(db, ct);
         return new ServiceStatus(now, jobs, agents, queues, background, analysis, PerfTelemetry.Publishing(_since));
     }
 
     private const int ParkedListed = 20;
 
-    private async Task<AnalysisBacklog> ReadAnalysisAsync(CancellationToken ct)
+    private static async Task<AnalysisBacklog> ReadAnalysisAsync(PerfDbContext db, CancellationToken ct)
     {
-        long waiting = 0, parked = 0;
-        double oldest = 0;
-        await using (var cmd = dataSource.CreateCommand("""
-            SELECT count(*) FILTER (WHERE parked_at IS NULL),
-                   coalesce(extract(epoch FROM now() - min(queued_at) FILTER (WHERE parked_at IS NULL)), 0)::float8,
-                   count(*) FILTER (WHERE parked_at IS NOT NULL)
+        var backlog = (await db.Database.SqlQuery<Backlog>($"""
+            SELECT count(*) FILTER (WHERE parked_at IS NULL) AS waiting,
+                   coalesce(extract(epoch FROM now() - min(queued_at) FILTER (WHERE parked_at IS NULL)), 0)::float8
+                       AS oldest_seconds,
+                   count(*) FILTER (WHERE parked_at IS NOT NULL) AS parked
             FROM analysis_queue
-            """))
-        await using (var r = await cmd.ExecuteReaderAsync(ct))
-            if (await r.ReadAsync(ct)) (waiting, oldest, parked) = (r.GetInt64(0), r.GetDouble(1), r.GetInt64(2));
-        var listed = new List<ParkedRun>();
-        if (parked == 0) return new AnalysisBacklog(waiting, oldest, 0, listed);
-        await using (var cmd = dataSource.CreateCommand($"""
-            SELECT q.run_id, p.slug, q.queued_at, q.parked_at, q.attempts, q.error
+            """).ToListAsync(ct)).Single();
+        if (backlog.Parked == 0) return new AnalysisBacklog(backlog.Waiting, backlog.OldestSeconds, 0, []);
+        var listed = await db.Database.SqlQuery<ParkedRun>($"""
+            SELECT q.run_id, p.slug AS project, q.queued_at, q.parked_at, q.attempts, q.error
             FROM analysis_queue q JOIN runs r ON r.id = q.run_id JOIN projects p ON p.id = r.project_id
             WHERE q.parked_at IS NOT NULL ORDER BY q.parked_at DESC, q.run_id DESC LIMIT {ParkedListed}
-            """))
-        await using (var r = await cmd.ExecuteReaderAsync(ct))
-            while (await r.ReadAsync(ct))
-                listed.Add(new ParkedRun(r.GetInt64("run_id"), r.GetString("slug"), r.GetFieldValue<DateTimeOffset>("queued_at"),
-                    r.GetFieldValue<DateTimeOffset>("parked_at"), r.GetInt32("attempts"), r.IsDBNull("error") ? null : r.GetString("error")));
-        return new AnalysisBacklog(waiting, oldest, parked, listed);
+            """).ToListAsync(ct);
+        return new AnalysisBacklog(backlog.Waiting, backlog.OldestSeconds, backlog.Parked, listed);
     }
+
+    private sealed record Backlog(long Waiting, double OldestSeconds, long Parked);
 }
