@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
-using System.Data;
-using Npgsql;
+using Microsoft.EntityFrameworkCore;
+using PerfService.Data;
 
 namespace PerfService.Dashboard;
 
@@ -9,14 +9,14 @@ namespace PerfService.Dashboard;
 /// the covering index of results. Joining runs and commits in SQL instead makes PostgreSQL hash the whole runs table
 /// (a seq scan that grows with history), which is what pushed a 10,000-point series past the budget at 5M results.
 /// </summary>
-internal sealed class RunShaCache(NpgsqlDataSource dataSource)
+internal sealed class RunShaCache
 {
     // About 30 MB at the cap; when full it starts over rather than tracking recency (misses cost one indexed query).
     private const int Capacity = 200_000;
     private readonly ConcurrentDictionary<long, string> _shas = new();
 
     /// <summary>The sha of each run, in the order given ("" for a run that does not exist).</summary>
-    public async Task<string[]> GetAsync(IReadOnlyList<long> runIds, CancellationToken ct)
+    public async Task<string[]> GetAsync(PerfDbContext db, IReadOnlyList<long> runIds, CancellationToken ct)
     {
         var shas = new string[runIds.Count];
         HashSet<long>? missing = null;
@@ -24,11 +24,9 @@ internal sealed class RunShaCache(NpgsqlDataSource dataSource)
             if (!_shas.TryGetValue(runIds[i], out shas[i]!)) (missing ??= []).Add(runIds[i]);
         if (missing is null) return shas;
 
-        await using var cmd = dataSource.CreateCommand("SELECT ru.id, c.sha FROM runs ru JOIN commits c ON c.id = ru.commit_id WHERE ru.id = ANY($1)");
-        cmd.Parameters.Add(new() { Value = missing.ToArray() });
-        var found = new Dictionary<long, string>(missing.Count);
-        await using (var reader = await cmd.ExecuteReaderAsync(ct))
-            while (await reader.ReadAsync(ct)) found[reader.GetInt64("id")] = reader.GetString("sha");
+        var ids = missing.ToArray();
+        var found = await db.Runs.Where(r => ids.Contains(r.Id)).Select(r => new { r.Id, r.Commit!.Sha })
+            .ToDictionaryAsync(r => r.Id, r => r.Sha, ct);
         if (_shas.Count + found.Count > Capacity) _shas.Clear();
         foreach (var (id, sha) in found) _shas[id] = sha;
         for (var i = 0; i < shas.Length; i++) shas[i] ??= found.GetValueOrDefault(runIds[i], "");

@@ -1,4 +1,6 @@
+using System.Data;
 using Npgsql;
+using PerfService.Data;
 using NpgsqlTypes;
 
 namespace PerfService.Dashboard;
@@ -17,7 +19,7 @@ internal sealed record SeriesRows(IReadOnlyList<SeriesLine> Lines, IReadOnlyList
 /// so results' heap is not touched; commit shas come from <see cref="RunShaCache"/> (one indexed lookup on a miss).
 /// Each read is one round trip: the statements go together in a batch.
 /// </summary>
-internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
+internal sealed class SeriesQuery(NpgsqlDataSource dataSource, PerfDbContext db, RunShaCache shas)
 {
     public async Task<(SeriesContext? Context, string? Missing)> ResolveAsync(
         long projectId, long benchmarkId, string measure, string branch, bool defaultBranch, string[]? profiles, CancellationToken ct)
@@ -35,16 +37,19 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
         await using (var reader = await batch.ExecuteReaderAsync(ct))
         {
             if (!await reader.ReadAsync(ct)) return (null, $"benchmark {benchmarkId} is not in this project");
-            if (reader.IsDBNull(5)) return (null, $"measure '{measure}' is unknown");
+            if (reader.IsDBNull("measure_id")) return (null, $"measure '{measure}' is unknown");
             // The default branch exists before its first run: its history is empty, not unknown.
-            if (reader.IsDBNull(9) && !defaultBranch) return (null, $"branch '{branch}' is unknown");
-            bench = new SeriesBenchmarkDto(benchmarkId, reader.GetString(0), reader.GetString(1), reader.GetString(4),
-                BenchmarksEndpoint.ParseParameters(reader.GetString(2)), reader.IsDBNull(3) ? null : reader.GetString(3));
-            measureId = reader.GetInt64(5);
-            measureDto = new MeasureDto(reader.GetString(6), reader.GetString(7), reader.GetString(8));
-            branchId = reader.IsDBNull(9) ? 0 : reader.GetInt64(9);
+            if (reader.IsDBNull("branch_id") && !defaultBranch) return (null, $"branch '{branch}' is unknown");
+            bench = new SeriesBenchmarkDto(benchmarkId, reader.GetString("key"), reader.GetString("name"),
+                reader.GetString("suite"), BenchmarksEndpoint.ParseParameters(reader.GetString("parameters")),
+                reader.IsDBNull("job") ? null : reader.GetString("job"));
+            measureId = reader.GetInt64("measure_id");
+            measureDto = new MeasureDto(reader.GetString("measure"), reader.GetString("unit"),
+                reader.GetString("direction"));
+            branchId = reader.IsDBNull("branch_id") ? 0 : reader.GetInt64("branch_id");
             await reader.NextResultAsync(ct);
-            while (await reader.ReadAsync(ct)) found.Add((reader.GetInt64(0), reader.GetString(1)));
+            var (id, name) = (reader.GetOrdinal("id"), reader.GetOrdinal("name"));
+            while (await reader.ReadAsync(ct)) found.Add((reader.GetInt64(id), reader.GetString(name)));
         }
         var unknown = profiles?.Except(found.Select(f => f.Item2)).FirstOrDefault();
         if (unknown is not null) return (null, $"profile '{unknown}' is unknown");
@@ -70,19 +75,32 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
             foreach (var (_, name) in c.Profiles)
             {
                 var line = new SeriesLine(name);
+                // Every profile's statement has the same columns: looked up once per result set, before its rows.
+                var (run, at, value) = (reader.GetOrdinal("run_id"), reader.GetOrdinal("series_at"), reader.GetOrdinal("value"));
+                var (lower, upper) = (reader.GetOrdinal("ci_lower"), reader.GetOrdinal("ci_upper"));
+                var samples = reader.GetOrdinal("sample_count");
                 while (await reader.ReadAsync(ct))
-                    line.Points.Add(new SeriesPoint(reader.GetInt64(0), "", reader.GetFieldValue<DateTimeOffset>(1), reader.GetDouble(2),
-                        reader.IsDBNull(3) ? null : reader.GetDouble(3), reader.IsDBNull(4) ? null : reader.GetDouble(4), reader.GetInt32(5)));
+                    line.Points.Add(new SeriesPoint(reader.GetInt64(run), "", reader.GetFieldValue<DateTimeOffset>(at),
+                        reader.GetDouble(value), reader.IsDBNull(lower) ? null : reader.GetDouble(lower),
+                        reader.IsDBNull(upper) ? null : reader.GetDouble(upper), reader.GetInt32(samples)));
                 if (line.Points.Count > 0) lines.Add(line);
                 await reader.NextResultAsync(ct);
             }
+            var (id, kind, state, profile) = (reader.GetOrdinal("id"), reader.GetOrdinal("kind"), reader.GetOrdinal("state"),
+                reader.GetOrdinal("profile"));
+            var (fromCommit, toCommit) = (reader.GetOrdinal("from_commit"), reader.GetOrdinal("to_commit"));
+            var (committedAt, summary, groupId) = (reader.GetOrdinal("committed_at"), reader.GetOrdinal("summary"),
+                reader.GetOrdinal("alert_group_id"));
             while (await reader.ReadAsync(ct))
-                markers.Add(new SeriesMarkerDto(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), reader.IsDBNull(3) ? null : reader.GetString(3),
-                    reader.IsDBNull(4) ? null : reader.GetString(4), reader.IsDBNull(5) ? null : reader.GetString(5),
-                    reader.IsDBNull(6) ? null : reader.GetFieldValue<DateTimeOffset>(6), reader.GetString(7), reader.IsDBNull(8) ? null : reader.GetInt64(8)));
+                markers.Add(new SeriesMarkerDto(reader.GetInt64(id), reader.GetString(kind), reader.GetString(state),
+                    reader.IsDBNull(profile) ? null : reader.GetString(profile),
+                    reader.IsDBNull(fromCommit) ? null : reader.GetString(fromCommit),
+                    reader.IsDBNull(toCommit) ? null : reader.GetString(toCommit),
+                    reader.IsDBNull(committedAt) ? null : reader.GetFieldValue<DateTimeOffset>(committedAt), reader.GetString(summary),
+                    reader.IsDBNull(groupId) ? null : reader.GetInt64(groupId)));
         }
 
-        var commits = await shas.GetAsync(lines.SelectMany(l => l.Points).Select(p => p.RunId).ToList(), ct);
+        var commits = await shas.GetAsync(db, lines.SelectMany(l => l.Points).Select(p => p.RunId).ToList(), ct);
         var next = 0;
         foreach (var line in lines)
             for (var i = 0; i < line.Points.Count; i++) line.Points[i] = line.Points[i] with { Commit = commits[next++] };
@@ -90,8 +108,9 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
     }
 
     private const string ResolveSql = """
-        SELECT b.key, b.name, b.parameters::text, b.job, s.name, m.id, m.name, m.unit, m.direction,
-               (SELECT br.id FROM branches br WHERE br.project_id = $2 AND br.name = $4)
+        SELECT b.key, b.name, b.parameters::text AS parameters, b.job, s.name AS suite,
+               m.id AS measure_id, m.name AS measure, m.unit, m.direction,
+               (SELECT br.id FROM branches br WHERE br.project_id = $2 AND br.name = $4) AS branch_id
         FROM benchmarks b
         JOIN suites s ON s.id = b.suite_id AND s.project_id = $2
         LEFT JOIN LATERAL (
@@ -116,7 +135,8 @@ internal sealed class SeriesQuery(NpgsqlDataSource dataSource, RunShaCache shas)
         """;
 
     private const string MarkersSql = """
-        SELECT a.id, a.kind, a.state, p.name, a.from_commit, a.to_commit, coalesce(c.committed_at, c.first_seen_at), a.summary, a.alert_group_id
+        SELECT a.id, a.kind, a.state, p.name AS profile, a.from_commit, a.to_commit,
+               coalesce(c.committed_at, c.first_seen_at) AS committed_at, a.summary, a.alert_group_id
         FROM alerts a
         LEFT JOIN profiles p ON p.id = a.profile_id
         LEFT JOIN commits c ON c.project_id = a.project_id AND c.sha = lower(a.to_commit)

@@ -86,5 +86,5 @@ public static class GitHubWebhook
             detail: $"GitHub sends at most {MaxBodyBytes:N0} bytes; a larger body is not a GitHub delivery");
 
     private static Task ForgetAsync(PerfDbContext db, string delivery) =>
-        db.Database.ExecuteSqlAsync($"DELETE FROM webhook_deliveries WHERE delivery_id = {delivery}", CancellationToken.None);
+        db.WebhookDeliveries.Where(d => d.DeliveryId == delivery).ExecuteDeleteAsync(CancellationToken.None);
 }
