@@ -29,15 +29,14 @@ public sealed partial class DataAccessRuleTests
                 else
                 {
                     (senders.TryGetValue(relative, out var ways) ? ways : senders[relative] = []).Add(f.Way);
-                    if (!listed.TryGetValue(relative, out var way))
-                        findings.Add($"src/PerfService/{relative}:{f.Line}: sends SQL through {f.Way} ({f.What}) but is not listed in STYLE.md's data-access table");
-                    else if (way != f.Way)
-                        findings.Add($"src/PerfService/{relative}:{f.Line}: sends SQL through {f.Way} ({f.What}); STYLE.md lists it as {way}");
+                    var where = $"src/PerfService/{relative}:{f.Line}: sends SQL through {f.Way} ({f.What})";
+                    if (!listed.TryGetValue(relative, out var way)) findings.Add($"{where} but is not listed in STYLE.md's data-access table");
+                    else if (way != f.Way) findings.Add($"{where}; STYLE.md lists it as {way}");
                 }
             }
         }
         foreach (var (file, way) in listed.Where(l => !senders.ContainsKey(l.Key)))
-            findings.Add($"STYLE.md lists src/PerfService/{file} ({way}), which sends no SQL (or does not exist): take it off the list");
+            findings.Add($"STYLE.md lists src/PerfService/{file} ({way}), which sends no SQL (or does not exist): take it off");
         Assert.True(findings.Count == 0, string.Join("\n", findings));
     }
 
@@ -95,13 +94,17 @@ public sealed partial class DataAccessRuleTests
             var code = lines[i].TrimStart();
             if (code.StartsWith("//", StringComparison.Ordinal)) continue;
             foreach (Match m in ThirdWay().Matches(code))
-                yield return new Finding(i + 1, null, $"{m.Value}: a third way of sending SQL (use SqlQuery/ExecuteSql interpolated, or the NpgsqlDataSource)");
+                yield return new Finding(i + 1, null,
+                    $"{m.Value}: a third way of sending SQL (use SqlQuery/ExecuteSql interpolated, or the NpgsqlDataSource)");
             foreach (Match m in Positional().Matches(code))
-                yield return new Finding(i + 1, null, $"{m.Value.TrimStart('.')}: a column read by position (read it by name: GetOrdinal(\"name\") once per reader)");
-            if (EfWay().Match(code) is { Success: true } ef) yield return new Finding(i + 1, "EF", ef.Value.TrimStart('.'));
-            if (NpgsqlWay().Match(code) is { Success: true } npgsql) yield return new Finding(i + 1, "Npgsql", npgsql.Value.TrimStart('.').TrimEnd('(').Trim());
+                yield return new Finding(i + 1, null,
+                    $"{m.Value.TrimStart('.')}: a column read by position (read it by name: GetOrdinal(\"name\") once per reader)");
+            if (EfWay().Match(code) is { Success: true } ef) yield return new Finding(i + 1, "EF", Call(ef));
+            if (NpgsqlWay().Match(code) is { Success: true } npgsql) yield return new Finding(i + 1, "Npgsql", Call(npgsql));
         }
     }
+
+    private static string Call(Match m) => m.Value.TrimStart('.').TrimEnd('(').Trim();
 
     private static IEnumerable<string> SourceFiles() =>
         Directory.EnumerateFiles(Source, "*.cs", SearchOption.AllDirectories)
