@@ -92,14 +92,14 @@ internal static class OverviewEndpoint
         cmd.Parameters.Add(new() { Value = (object?)branchId ?? DBNull.Value, NpgsqlDbType = NpgsqlTypes.NpgsqlDbType.Bigint });
         var rows = new List<LatestRunDto>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
-        var (id, profile, suite, sha) = (reader.GetOrdinal("id"), reader.GetOrdinal("profile"), reader.GetOrdinal("suite"),
-            reader.GetOrdinal("sha"));
+        var (id, profile, suite) = (reader.GetOrdinal("id"), reader.GetOrdinal("profile"), reader.GetOrdinal("suite"));
+        var sha = reader.GetOrdinal("sha");
         var (branch, pullRequest, createdAt) = (reader.GetOrdinal("branch"), reader.GetOrdinal("pull_request"),
             reader.GetOrdinal("created_at"));
         var (results, failed) = (reader.GetOrdinal("result_count"), reader.GetOrdinal("failed_count"));
         while (await reader.ReadAsync(ct))
-            rows.Add(new LatestRunDto(reader.GetInt64(id), reader.GetString(profile), reader.GetString(suite), reader.GetString(sha),
-                reader.IsDBNull(branch) ? null : reader.GetString(branch),
+            rows.Add(new LatestRunDto(reader.GetInt64(id), reader.GetString(profile), reader.GetString(suite),
+                reader.GetString(sha), reader.IsDBNull(branch) ? null : reader.GetString(branch),
                 reader.IsDBNull(pullRequest) ? null : reader.GetInt32(pullRequest),
                 reader.GetFieldValue<DateTimeOffset>(createdAt), reader.GetInt32(results), reader.GetInt32(failed)));
         return rows;
