@@ -13,19 +13,13 @@ public sealed class DemoCalibration(DemoApi api, DemoScenario scenario, TextWrit
     /// <summary>Rounds a profile: enough for a robust spread over a family's cases (6 rounds × 2–3 cases).</summary>
     public const int Rounds = 6;
 
-    /// <summary>The worst profile's σ (log) of each planted family at one benchtime.</summary>
-    public sealed record Noise(string Benchtime, double Main, double PullRequest, IReadOnlyList<string> PerProfile)
-    {
-        public double Worst => Math.Max(Main, PullRequest);
-    }
-
     /// <summary>The calibration job, on every profile.</summary>
     public object Job(string commit) => new
     {
         project = DemoScenario.Project, commit, branch = DemoRepository.CalibrationBranch, suites = scenario.HistorySuites, quick = true, rounds = Rounds,
     };
 
-    public async Task<Noise> MeasureAsync(string commit, string benchtime, CancellationToken ct)
+    public async Task<DemoPlanner.Calibrated> MeasureAsync(string commit, string benchtime, CancellationToken ct)
     {
         var values = new Dictionary<(string Family, string Profile), List<IReadOnlyList<double>>>();
         var benchmarks = await api.GetArrayAsync($"api/v1/projects/{DemoScenario.Project}/benchmarks?q=Benchmark&suite=eventstore&limit=200", ct);
@@ -59,7 +53,7 @@ public sealed class DemoCalibration(DemoApi api, DemoScenario scenario, TextWrit
             return worst;
         }
         var perProfile = new List<string>();
-        var noise = new Noise(benchtime, Worst(scenario.MainSlowedBenchmark, perProfile), Worst(scenario.PullRequestSlowedBenchmark, perProfile), perProfile);
+        var noise = new DemoPlanner.Calibrated(benchtime, Worst(scenario.MainSlowedBenchmark, perProfile), Worst(scenario.PullRequestSlowedBenchmark, perProfile));
         output.WriteLine($"  run-to-run noise at -benchtime={benchtime} ({Rounds} rounds a profile): {string.Join(", ", perProfile)}");
         return noise;
     }

@@ -101,11 +101,11 @@ public static class DemoCommand
     /// Calibration at the shortest benchtime; when that is too noisy for the planned step, once more at the benchtime
     /// expected to be quiet enough, keeping whichever measured less noise. The plan follows from the kept one.
     /// </summary>
-    private static async Task<(List<DemoCalibration.Noise>, DemoPlan)> CalibrateAsync(
+    private static async Task<(List<DemoPlanner.Calibrated>, DemoPlan)> CalibrateAsync(
         DemoRepository repo, DemoApi api, DemoPhases phases, DemoScenario scenario, TextWriter output, CancellationToken ct)
     {
         var calibration = new DemoCalibration(api, scenario, output);
-        var measured = new List<DemoCalibration.Noise>();
+        var measured = new List<DemoPlanner.Calibrated>();
         var benchtime = DemoPlanner.Benchtimes[0];
         var limit = DemoPlanner.NoiseLimit(DemoPlanner.Floor(scenario.Full));
         while (true)
@@ -119,8 +119,6 @@ public static class DemoCommand
             output.WriteLine($"  above the {DemoPlanner.Pct(limit)} a +{DemoPlanner.Floor(scenario.Full)}% step needs: trying -benchtime={longer}");
             benchtime = longer;
         }
-        var kept = measured.MinBy(m => m.Worst)!;
-        var probe = measured[0];
-        return (measured, DemoPlanner.Plan(scenario.Full, kept.Benchtime, kept.Main, kept.PullRequest, (probe.Benchtime, probe.Worst)));
+        return (measured, DemoPlanner.Plan(scenario.Full, measured));
     }
 }

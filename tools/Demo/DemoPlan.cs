@@ -60,31 +60,39 @@ public static class DemoPlanner
     }
 
     /// <summary>
-    /// The plan from the calibration's noise: <paramref name="mainNoise"/> and <paramref name="pullRequestNoise"/> are
-    /// the worst profile's σ of the benchmark families that carry each planted step, measured at
-    /// <paramref name="benchtime"/>; <paramref name="probe"/> is the first calibration's, when a longer benchtime was tried.
+    /// The plan from the calibrations, in the order they ran: each the worst profile's σ of the benchmark families that
+    /// carry each planted step at one benchtime. The quietest benchtime is kept.
     /// </summary>
-    public static DemoPlan Plan(bool full, string benchtime, double mainNoise, double pullRequestNoise, (string Benchtime, double Noise)? probe = null)
+    public static DemoPlan Plan(bool full, IReadOnlyList<Calibrated> measured)
     {
         var floor = Floor(full);
         var limit = NoiseLimit(floor);
+        var kept = measured.MinBy(m => m.Worst) ?? throw new ArgumentException("no calibration", nameof(measured));
         var notes = new List<string>();
-        if (probe is { } p && p.Benchtime != benchtime)
-            notes.Add($"at -benchtime={p.Benchtime} the noise was {Pct(p.Noise)}, above the {Pct(limit)} a {floor}% step needs: " +
-                      $"the history runs at -benchtime={benchtime} ({Pct(Math.Max(mainNoise, pullRequestNoise))})");
-        var main = StepFor(mainNoise, floor);
-        var pr = StepFor(pullRequestNoise, floor);
+        var first = measured[0];
+        if (measured.Count > 1)
+            notes.Add($"at -benchtime={first.Benchtime} the noise was {Pct(first.Worst)}, above the {Pct(limit)} a +{floor}% step needs; " +
+                      string.Join("; ", measured.Skip(1).Select(m => $"at -benchtime={m.Benchtime} {Pct(m.Worst)}")) +
+                      $": the history runs at -benchtime={kept.Benchtime}");
+        var main = StepFor(kept.Main, floor);
+        var pr = StepFor(kept.PullRequest, floor);
         if (main > floor)
-            notes.Add($"main's planted step is +{main}% instead of +{floor}%: BenchmarkRead's noise {Pct(mainNoise)} needs a step of {StepInNoise:0}σ to be found");
+            notes.Add($"main's planted step is +{main}% instead of +{floor}%: BenchmarkRead's noise {Pct(kept.Main)} needs a step of {StepInNoise:0}σ to be found");
         if (pr > floor)
-            notes.Add($"the pull request's planted step is +{pr}% instead of +{floor}%: BenchmarkProjection's noise {Pct(pullRequestNoise)} needs a step of {StepInNoise:0}σ to be judged");
-        var noisy = Math.Max(mainNoise, pullRequestNoise) > limit;
+            notes.Add($"the pull request's planted step is +{pr}% instead of +{floor}%: BenchmarkProjection's noise {Pct(kept.PullRequest)} needs a step of {StepInNoise:0}σ to be judged");
+        var noisy = kept.Worst > limit;
         var rounds = noisy ? NoisyRounds : QuietRounds;
         if (noisy) notes.Add($"the pull request runs {rounds} rounds a side instead of {QuietRounds}");
         // The Rivulet target is planted with the main step's margin: its suite meets the same machine.
-        var target = Math.Max(RealStepPercent, full ? main : RealStepPercent);
+        var target = full ? Math.Max(RealStepPercent, main) : RealStepPercent;
         if (target > RealStepPercent) notes.Add($"Rivulet's retries are made {target}% slower instead of {RealStepPercent}%");
-        return new DemoPlan(benchtime, main, pr, target, rounds, notes);
+        return new DemoPlan(kept.Benchtime, main, pr, target, rounds, notes);
+    }
+
+    /// <summary>One calibration: the worst profile's σ (log) of each planted family at one benchtime.</summary>
+    public sealed record Calibrated(string Benchtime, double Main, double PullRequest)
+    {
+        public double Worst => Math.Max(Main, PullRequest);
     }
 
     public static int Milliseconds(string benchtime) =>

@@ -18,7 +18,7 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
     }
 
     /// <summary>The noise the calibration measured, and what the demo changed because of it.</summary>
-    public void PrintPlan(IReadOnlyList<DemoCalibration.Noise> calibrations)
+    public void PrintPlan(IReadOnlyList<DemoPlanner.Calibrated> calibrations)
     {
         output.WriteLine($"  noise before the history (calibration, {DemoCalibration.Rounds} rounds a profile; worst profile):");
         foreach (var c in calibrations)

@@ -10,7 +10,7 @@ public class DemoPlanTests
     [Fact]
     public void A_quiet_machine_gets_the_real_25_percent_steps_and_no_notes()
     {
-        var plan = DemoPlanner.Plan(full: true, "20ms", Sigma(2), Sigma(3));
+        var plan = DemoPlanner.Plan(full: true, [new("20ms", Sigma(2), Sigma(3))]);
         Assert.Equal(("20ms", 25, 25, 25, DemoPlanner.QuietRounds), (plan.Benchtime, plan.MainStepPercent, plan.PullRequestStepPercent, plan.TargetStepPercent, plan.PullRequestRounds));
         Assert.Empty(plan.Notes);
     }
@@ -19,22 +19,33 @@ public class DemoPlanTests
     public void Noise_too_high_for_25_percent_grows_the_steps_to_five_sigma_and_says_so()
     {
         // ±10% run-to-run: a 25% step is 2.3σ, which neither the detector nor the pull request's margin can tell.
-        var plan = DemoPlanner.Plan(full: true, "100ms", Sigma(10), Sigma(4), probe: ("20ms", Sigma(20)));
+        var plan = DemoPlanner.Plan(full: true, [new("20ms", Sigma(20), Sigma(8)), new("100ms", Sigma(10), Sigma(4))]);
+        Assert.Equal("100ms", plan.Benchtime);
         Assert.True(Math.Log(1 + plan.MainStepPercent / 100.0) >= 5 * Sigma(10));
         Assert.Equal(65, plan.MainStepPercent);
         Assert.Equal(65, plan.TargetStepPercent);
         Assert.Equal(25, plan.PullRequestStepPercent);
         Assert.Equal(DemoPlanner.NoisyRounds, plan.PullRequestRounds);
-        Assert.Contains(plan.Notes, n => n.Contains("-benchtime=20ms") && n.Contains("±20.0%") && n.Contains("-benchtime=100ms"));
+        Assert.Contains(plan.Notes, n => n.Contains("at -benchtime=20ms the noise was ±20.0%") && n.Contains("at -benchtime=100ms ±10.0%")
+                                         && n.Contains("the history runs at -benchtime=100ms"));
         Assert.Contains(plan.Notes, n => n.Contains("+65% instead of +25%") && n.Contains("±10.0%"));
     }
 
     [Fact]
     public void Fast_keeps_its_5x_steps_unless_the_noise_is_beyond_even_those()
     {
-        Assert.Equal(400, DemoPlanner.Plan(full: false, "20ms", Sigma(30), Sigma(30)).MainStepPercent);
-        Assert.Equal(25, DemoPlanner.Plan(full: false, "20ms", Sigma(30), Sigma(30)).TargetStepPercent);
+        var fast = DemoPlanner.Plan(full: false, [new("20ms", Sigma(30), Sigma(30))]);
+        Assert.Equal((400, 400, 25), (fast.MainStepPercent, fast.PullRequestStepPercent, fast.TargetStepPercent));
         Assert.Equal(DemoPlanner.MaxStepPercent, DemoPlanner.StepFor(Sigma(200), 25));
+    }
+
+    [Fact]
+    public void A_longer_benchtime_that_is_no_quieter_is_not_kept_and_the_notes_say_it_was_tried()
+    {
+        var plan = DemoPlanner.Plan(full: true, [new("20ms", Sigma(8), Sigma(8)), new("100ms", Sigma(9), Sigma(9))]);
+        Assert.Equal("20ms", plan.Benchtime);
+        Assert.Contains(plan.Notes, n => n.Contains("at -benchtime=100ms ±9.0%") && n.Contains("the history runs at -benchtime=20ms"));
+        Assert.Equal(50, plan.MainStepPercent);
     }
 
     [Theory]
