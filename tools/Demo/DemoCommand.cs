@@ -24,6 +24,20 @@ public static class DemoCommand
         var command = new RootCommand("PerfService's demo scenario against a running service") { server, adminToken, agentToken, agent, benches, workdir, full, check };
         command.SetAction(async (parseResult, ct) =>
         {
+            try
+            {
+                return await RunAsync(parseResult, ct);
+            }
+            catch (TimeoutException e)
+            {
+                parseResult.InvocationConfiguration.Error.WriteLine($"demo: {e.Message}");
+                return 1;
+            }
+        });
+        return command;
+
+        async Task<int> RunAsync(ParseResult parseResult, CancellationToken ct)
+        {
             var output = parseResult.InvocationConfiguration.Output;
             var timeline = new DemoTimeline(DemoTimeline.StartFromEnvironment(), output);
             timeline.Mark("service ready");
@@ -43,7 +57,9 @@ public static class DemoCommand
                              $"each pinned to its own CPU; logs in {dir}");
             await using var agents = new DemoAgents(parseResult.GetValue(agent)!, url, parseResult.GetValue(agentToken)!, dir);
             agents.Start(scenario.Profiles);
-            var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(isFull ? 45 : 30);
+            // A safety net against a stuck job, far beyond the demo's time on any machine it was tried on (a 2-core VM
+            // at load average 60-110 needed 45 minutes for --fast).
+            var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(isFull ? 120 : 90);
             var phases = new DemoPhases(api, new DemoProgress(api, agents, deadline, output), timeline, output);
 
             var (calibrations, plan) = await CalibrateAsync(repo, api, phases, scenario, output, ct);
@@ -93,8 +109,7 @@ public static class DemoCommand
             output.WriteLine("The service and agents keep running; press Ctrl-C to stop everything.");
             try { await Task.Delay(Timeout.Infinite, ct); } catch (OperationCanceledException) { }
             return ok ? 0 : 1;
-        });
-        return command;
+        }
     }
 
     /// <summary>
