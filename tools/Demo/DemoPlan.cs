@@ -35,8 +35,11 @@ public static class DemoPlanner
     public const double StepInNoise = 5.0;
     public const int QuietRounds = 4;
     public const int NoisyRounds = 6;
-    /// <summary>Benchtimes the history may use, shortest first; the longest keeps the full demo within its time.</summary>
-    public static readonly string[] Benchtimes = ["20ms", "50ms", "100ms", "200ms"];
+    /// <summary>
+    /// Benchtimes the history may use, shortest first. The longest keeps the full demo within 20 minutes on 2 cores
+    /// shared with two busy loops (75 history jobs of 25 benchmark runs each, two at a time).
+    /// </summary>
+    public static readonly string[] Benchtimes = ["20ms", "50ms", "100ms"];
 
     public static int Floor(bool full) => full ? RealStepPercent : FastStepPercent;
 
