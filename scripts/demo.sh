@@ -41,9 +41,9 @@ DB="$(scripts/pg.sh url perf_demo)"
 scripts/pg.sh createdb perf_demo
 rm -rf "$DEMO"; mkdir -p "$DEMO"
 
-step 3 "building the service, the migrations and the agent (Release)"
+step 3 "building the service, the migrations, the agent and the demo's orchestration (Release)"
 dotnet tool restore >/dev/null
-for p in migrations/PerfService.Migrations.csproj src/PerfService/PerfService.csproj src/Agents/PerfService.Agents.csproj; do
+for p in migrations/PerfService.Migrations.csproj src/PerfService/PerfService.csproj src/Agents/PerfService.Agents.csproj tools/Demo/PerfService.Demo.csproj; do
   dotnet build "$p" -c Release -nologo -clp:ErrorsOnly -v:q
 done
 BIN="$ROOT/artifacts/bin"
@@ -75,8 +75,8 @@ AGENT="$(cd "$BIN/PerfService/release" && dotnet PerfService.dll token create --
 echo "$ADMIN" >"$DEMO/admin-token"; echo "$AGENT" >"$DEMO/agent-token"; chmod 600 "$DEMO"/*-token
 echo "admin token in $DEMO/admin-token (paste it on the alerts page to triage)"
 
-step 7 "the scenario: repository, jobs, agents, suites, verdicts"
-dotnet "$BIN/PerfService.Agents/release/perf-agent.dll" demo-run --server "$URL" --admin-token "$ADMIN" --agent-token "$AGENT" \
-  --benches "$ROOT/benches" --workdir "$DEMO" $FULL $CHECK &
+step 7 "the scenario: repository, noise calibration, jobs in phases, agents, suites, verdicts"
+dotnet "$BIN/PerfService.Demo/release/PerfService.Demo.dll" --server "$URL" --admin-token "$ADMIN" --agent-token "$AGENT" \
+  --agent "$BIN/PerfService.Agents/release/perf-agent.dll" --benches "$ROOT/benches" --workdir "$DEMO" $FULL $CHECK &
 pids+=($!)
 wait "${pids[1]}"

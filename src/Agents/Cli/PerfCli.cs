@@ -16,6 +16,5 @@ public static class PerfCli
             DetectCommand.Create(),
             DetectCommand.CreateEvaluation(),
             CompareEvalCommand.Create(),
-            Demo.DemoCommand.Create(),
         };
 }

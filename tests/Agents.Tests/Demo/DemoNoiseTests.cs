@@ -1,4 +1,4 @@
-using PerfService.Agents.Demo;
+using PerfService.Demo;
 
 namespace PerfService.Agents.Tests.Demo;
 

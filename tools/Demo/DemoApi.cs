@@ -1,7 +1,7 @@
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
 /// <summary>The few service calls the demo makes, as a webhook or a user would.</summary>
 public sealed class DemoApi(HttpClient http)
@@ -16,6 +16,9 @@ public sealed class DemoApi(HttpClient http)
             new { slug, name = "PerfService demo", repositoryUrl, defaultBranch = "main", includeProfileMismatch = true, roundBudget }, ct);
         if (response.StatusCode != System.Net.HttpStatusCode.Conflict) await Ensure(response, ct);
     }
+
+    public async Task SetRoundBudgetAsync(string slug, int roundBudget, CancellationToken ct) =>
+        await Ensure(await http.PatchAsJsonAsync($"api/v1/projects/{slug}", new { roundBudget }, ct), ct);
 
     public async Task QueueAsync(object job, CancellationToken ct) => await Ensure(await http.PostAsJsonAsync("api/v1/jobs", job, ct), ct);
 

@@ -1,4 +1,4 @@
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
 /// <summary>
 /// What a planted step looks like against this machine's run-to-run noise, from the points of one series on main:
@@ -14,15 +14,30 @@ public sealed record DemoNoise(double Step, double Noise, double Resolvable, int
     public static DemoNoise? Measure(IReadOnlyList<double> before, IReadOnlyList<double> after)
     {
         if (before.Count < 3 || after.Count < 3) return null;
-        var logs = before.Select(v => Math.Log(v)).ToList();
-        var center = Median(logs);
-        var sigma = 1.4826 * Median(logs.Select(v => Math.Abs(v - center)).ToList());
+        var sigma = LogSpread([before]);
         var step = Median(after) / Median(before) - 1;
         var resolvable = Math.Exp(DetectorZ * sigma * Math.Sqrt(1.0 / before.Count + 1.0 / after.Count)) - 1;
         return new DemoNoise(step, Math.Exp(sigma) - 1, resolvable, before.Count, after.Count);
     }
 
     public bool Reliable(double plantedFraction) => plantedFraction >= Resolvable;
+
+    /// <summary>
+    /// The robust σ of log values (MAD scaled to a standard deviation) pooled over groups, each about its own median:
+    /// the calibration's several benchmarks of one family, or one series' points before a change. NaN under 3 values.
+    /// </summary>
+    public static double LogSpread(IEnumerable<IReadOnlyList<double>> groups)
+    {
+        var deviations = new List<double>();
+        foreach (var group in groups.Where(g => g.Count > 0))
+        {
+            var logs = group.Where(v => v > 0).Select(v => Math.Log(v)).ToList();
+            if (logs.Count == 0) continue;
+            var center = Median(logs);
+            deviations.AddRange(logs.Select(v => Math.Abs(v - center)));
+        }
+        return deviations.Count < 3 ? double.NaN : 1.4826 * Median(deviations);
+    }
 
     private static double Median(IReadOnlyList<double> values)
     {

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
 /// <summary>
 /// When each phase of the demo was reached, counted from the moment <c>./perf demo</c> started (PERF_DEMO_STARTED,

@@ -1,13 +1,13 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
 /// <summary>
 /// The demo's agents: one real agent process per profile, each logging to its own file. They share a host lock with
 /// one slot per CPU (at most two), so on a 2-core machine two suites run at once, each pinned to its own core.
 /// </summary>
-public sealed class DemoAgents(string server, string token, string workdir) : IAsyncDisposable
+public sealed class DemoAgents(string agent, string server, string token, string workdir) : IAsyncDisposable
 {
     private readonly List<Process> _processes = [];
 
@@ -17,16 +17,15 @@ public sealed class DemoAgents(string server, string token, string workdir) : IA
 
     public void Start(IReadOnlyList<string> profiles)
     {
-        // Beside the dll in a build; in the single-file executable (deploy/publish-cli.sh) the executable is the agent.
-        var dll = Path.Combine(AppContext.BaseDirectory, "perf-agent.dll");
-        var singleFile = !File.Exists(dll);
+        // The product's agent as users run it: its build's perf-agent.dll, or a published single-file executable.
+        var dll = agent.EndsWith(".dll", StringComparison.OrdinalIgnoreCase);
         var logs = new List<string>();
         foreach (var profile in profiles)
         {
             var dir = Path.Combine(workdir, "agents", profile);
             Directory.CreateDirectory(dir);
             var log = Path.Combine(workdir, $"agent-{profile}.log");
-            var info = new ProcessStartInfo(singleFile ? Environment.ProcessPath! : "dotnet")
+            var info = new ProcessStartInfo(dll ? "dotnet" : agent)
             {
                 ArgumentList = { "agent", "--server", server, "--profile", profile, "--workdir", dir, "--name", $"demo-{profile}",
                                  "--host-lock", Path.Combine(workdir, "agents", "host.lock"), "--host-slots", Slots.ToString(CultureInfo.InvariantCulture),
@@ -37,7 +36,7 @@ public sealed class DemoAgents(string server, string token, string workdir) : IA
                 RedirectStandardError = true,
                 UseShellExecute = false,
             };
-            if (!singleFile) info.ArgumentList.Insert(0, dll);
+            if (dll) info.ArgumentList.Insert(0, agent);
             info.Environment["PERF_TOKEN"] = token;
             var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start the {profile} agent");
             var writer = new StreamWriter(log, append: false) { AutoFlush = true };

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
 
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
 /// <summary>
 /// The end of the demo on the console: the planted changes measured against this machine's noise, where to click
@@ -15,6 +15,23 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
         var ids = await PlantedBenchmarksAsync(ct);
         var query = $"project={DemoScenario.Project}&q={Uri.EscapeDataString(scenario.MainSlowedBenchmark)}&b={string.Join(",", ids.Select(b => b.Id))}&measure=time&branch=main";
         return $"{url}/explorer.html?{query}";
+    }
+
+    /// <summary>The noise the calibration measured, and what the demo changed because of it.</summary>
+    public void PrintPlan(IReadOnlyList<DemoPlanner.Calibrated> calibrations)
+    {
+        output.WriteLine($"  noise before the history (calibration, {DemoCalibration.Rounds} rounds a profile; worst profile):");
+        foreach (var c in calibrations)
+            output.WriteLine($"    -benchtime={c.Benchtime,-6} {scenario.MainSlowedBenchmark}* {DemoPlanner.Pct(c.Main)}, {scenario.PullRequestSlowedBenchmark}* {DemoPlanner.Pct(c.PullRequest)}");
+        var floor = DemoPlanner.Floor(scenario.Full);
+        if (scenario.Plan.Notes.Count == 0)
+            output.WriteLine($"  plan: as planned for a quiet machine (a +{floor}% step is told up to {DemoPlanner.Pct(DemoPlanner.NoiseLimit(floor))} noise): " +
+                             $"-benchtime={scenario.Plan.Benchtime}, +{scenario.MainSlowdownPercent}% on main, +{scenario.PullRequestSlowdownPercent}% in the pull request, {scenario.PullRequestRounds} rounds a side");
+        else
+        {
+            output.WriteLine($"  plan: this machine is too noisy for a +{floor}% step (told up to {DemoPlanner.Pct(DemoPlanner.NoiseLimit(floor))} noise), so:");
+            foreach (var note in scenario.Plan.Notes) output.WriteLine($"    - {note}");
+        }
     }
 
     public async Task PrintNoiseAsync(CancellationToken ct)

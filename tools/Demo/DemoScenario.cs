@@ -1,14 +1,15 @@
 using System.Text.Json.Nodes;
 
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
 /// <summary>
 /// The story the demo tells, as data: a main branch whose history plants one slowdown part-way, a final main commit
 /// that breaks a target, and a pull request that plants another slowdown. Slowdowns go through the suites' own
 /// switch (PERF_SLOWDOWN in perf.json's "env"), exactly as a real code change would show up. The demo's planted
-/// changes are of a size a real change has (25%); the summary measures the run-to-run noise next to them.
+/// changes are of a size a real change has (25%) unless the calibration found the machine too noisy to tell that
+/// (<see cref="DemoPlan"/>); the summary measures the run-to-run noise next to them.
 /// </summary>
-public sealed record DemoScenario(bool Full)
+public sealed record DemoScenario(bool Full, DemoPlan Plan)
 {
     public const string Project = "demo";
     public const int PullRequest = 1;
@@ -22,24 +23,26 @@ public sealed record DemoScenario(bool Full)
     /// <summary>Index (0-based) of the main commit that makes every BenchmarkRead case slower.</summary>
     public int PlantedAt => 11;
     /// <summary>
-    /// The demo plants what a real change does, +25%. --fast is CI's check that the whole loop works (jobs, agents,
-    /// ingestion, detection, verdicts) on whatever machine CI has, busy or not, so it plants 5× changes that no load
-    /// hides; the detector's sensitivity to small changes is measured separately (./perf detect-eval, compare-eval).
+    /// The demo plants what a real change does, +25%, or more where the calibration measured more noise than a 25% step
+    /// can be told from. --fast is CI's check that the whole loop works (jobs, agents, ingestion, detection, verdicts)
+    /// on whatever machine CI has, busy or not, so it plants 5× changes that no load hides; the detector's sensitivity
+    /// to small changes is measured separately (./perf detect-eval, compare-eval).
     /// </summary>
-    public int MainSlowdownPercent => Full ? 25 : 400;
+    public int MainSlowdownPercent => Plan.MainStepPercent;
     public string MainSlowdown => $"BenchmarkRead={MainSlowdownPercent}";
     /// <summary>Every case of it is slowed (simple, by_type, complex): an alert on any of them finds the commit.</summary>
     public string MainSlowedBenchmark => "BenchmarkRead/";
-    public int PullRequestSlowdownPercent => Full ? 25 : 400;
+    public int PullRequestSlowdownPercent => Plan.PullRequestStepPercent;
     public string PullRequestSlowdown => $"BenchmarkProjection={PullRequestSlowdownPercent}";
-    public string PullRequestSlowedBenchmark => "BenchmarkProjection/single";
+    /// <summary>Both cases of it are slowed (single, multiple): a regression on either judges the pull request.</summary>
+    public string PullRequestSlowedBenchmark => "BenchmarkProjection/";
     /// <summary>The final main commit makes retries 25% slower: the "advanced features add under 10%" target breaks.</summary>
-    public string TargetSlowdown => "WithRetries=25";
+    public string TargetSlowdown => $"WithRetries={Plan.TargetStepPercent}";
     public string BrokenTarget => "advanced features add under 10% overhead";
 
     /// <summary>Rounds a side of the pull request's jobs, and the project's budget for re-runs of inconclusive verdicts.</summary>
-    public int PullRequestRounds => 4;
-    public int RoundBudget => 8;
+    public int PullRequestRounds => Plan.PullRequestRounds;
+    public int RoundBudget => Plan.RoundBudget;
 
     public IReadOnlyList<string> Profiles { get; } = ["ryzen-9950x", "i7-4790k", "m1-pro"];
 
@@ -48,38 +51,37 @@ public sealed record DemoScenario(bool Full)
     public IReadOnlyList<string> PullRequestSuites { get; } = ["eventstore"];
 
     /// <summary>
-    /// The final main commit: the event store on every profile, then each slower suite on one profile only (each agent
-    /// builds in its own checkout, so spreading them spreads the builds too). Quick jobs use the suites' quickArgs;
-    /// the one full eventstore job runs the whole Go package (PostgreSQL store, web app at 100 virtual users,
-    /// messaging), whose "args" the demo sets to a short benchtime.
+    /// The final main commit's slower suites, each on one profile only (each agent builds in its own checkout, so
+    /// spreading them spreads the builds too); the event store's quick run of that commit is part of the history. They
+    /// run after the history and before the pull request, so that neither their builds nor their runs share the
+    /// machine with a job whose series the story shows. Quick jobs use the suites' quickArgs; the full eventstore job
+    /// runs the whole Go package (PostgreSQL store, web app at 100 virtual users, messaging) at a short benchtime.
     /// </summary>
     public IReadOnlyList<FinalJob> FinalJobs => Full
         ?
         [
-            new("ryzen-9950x", ["eventstore", "rivulet"], Quick: true),
-            new("i7-4790k", ["eventstore", "fibers"], Quick: true),
+            new("ryzen-9950x", ["rivulet"], Quick: true),
+            new("i7-4790k", ["fibers"], Quick: true),
             new("m1-pro", ["eventstore"], Quick: false),
             new("m1-pro", ["persistence", "perper"], Quick: true),
         ]
         :
         [
-            new("ryzen-9950x", ["eventstore"], Quick: true),
-            new("i7-4790k", ["eventstore"], Quick: true),
-            new("m1-pro", ["eventstore", "perper"], Quick: true),
+            new("m1-pro", ["perper"], Quick: true),
         ];
 
     public sealed record FinalJob(string Profile, IReadOnlyList<string> Suites, bool Quick);
 
     /// <summary>
     /// Tunes the copied perf.json for a demo that takes minutes, not hours: the Go history runs only the read and
-    /// projection benchmarks (the planted ones and their neighbours) with a short benchtime, about 4 s a run.
+    /// projection benchmarks (the planted ones and their neighbours) at the planned benchtime, a few seconds a run.
     /// </summary>
-    public static void TuneManifest(JsonObject manifest)
+    public static void TuneManifest(JsonObject manifest, string benchtime)
     {
         foreach (var suite in Suites(manifest))
             if ((string?)suite["name"] == "eventstore")
             {
-                suite["quickArgs"] = new JsonArray("-benchtime=20ms", "-bench", "^Benchmark(Read|Projection)$");
+                suite["quickArgs"] = new JsonArray($"-benchtime={benchtime}", "-bench", "^Benchmark(Read|Projection)$");
                 suite["args"] = new JsonArray("-benchtime=100ms");
             }
     }

@@ -2,32 +2,54 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using PerfService.Agents.Processes;
 
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
-/// <summary>Creates the demo's git repository from benches/: main's history and the pull request's branch.</summary>
+/// <summary>Creates the demo's git repository from benches/: calibration commits, main's history and the pull request's branch.</summary>
 public sealed class DemoRepository(ProcessRunner processes, string path, Action<string> log)
 {
     // PerfService.Benchmarks measures this repository itself; the demo repository gets only the users' kind of suites.
     private static readonly string[] Skip = ["target", "bin", "obj", "BenchmarkDotNet.Artifacts", "node_modules", ".git", "PerfService.Benchmarks"];
     private static readonly JsonSerializerOptions Indented = new() { WriteIndented = true };
 
+    public const string CalibrationBranch = "demo-calibration";
+    private JsonObject? _manifest;
+
     public string Path { get; } = path;
+    private string ManifestPath => System.IO.Path.Combine(Path, "perf.json");
+    private JsonObject Manifest => _manifest ?? throw new InvalidOperationException("InitAsync first");
 
     public sealed record History(IReadOnlyList<(string Sha, DateTimeOffset At)> Main, string Final, string PullRequestHead);
 
-    public async Task<History> CreateAsync(string benches, DemoScenario scenario, CancellationToken ct)
+    /// <summary>The repository with the suites copied from benches/; its first branch holds the calibration commits.</summary>
+    public async Task InitAsync(string benches, CancellationToken ct)
     {
         if (Directory.Exists(Path)) Directory.Delete(Path, recursive: true);
         Directory.CreateDirectory(Path);
         Copy(benches, Path);
-        var manifestPath = System.IO.Path.Combine(Path, "perf.json");
-        var manifest = JsonNode.Parse(File.ReadAllText(manifestPath), documentOptions: new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip })!.AsObject();
-        DemoScenario.TuneManifest(manifest);
-        Save(manifestPath, manifest);
-
-        await GitAsync(ct, "init", "-q", "-b", "main");
+        _manifest = JsonNode.Parse(File.ReadAllText(ManifestPath), documentOptions: new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip })!.AsObject();
+        await GitAsync(ct, "init", "-q", "-b", CalibrationBranch);
         await GitAsync(ct, "config", "user.email", "demo@perfservice.local");
         await GitAsync(ct, "config", "user.name", "PerfService demo");
+    }
+
+    /// <summary>A commit on the calibration branch whose history suite runs at <paramref name="benchtime"/>.</summary>
+    public async Task<string> CalibrationCommitAsync(string benchtime, CancellationToken ct)
+    {
+        DemoScenario.TuneManifest(Manifest, benchtime);
+        Save(ManifestPath, Manifest);
+        var sha = await CommitAsync($"Calibration at -benchtime={benchtime}", DateTimeOffset.UtcNow, ct);
+        log($"  {CalibrationBranch}: {sha[..10]} the history's benchmarks at -benchtime={benchtime}");
+        return sha;
+    }
+
+    /// <summary>Main's history (a branch of its own, not on top of the calibration) and the pull request's branch.</summary>
+    public async Task<History> CreateHistoryAsync(DemoScenario scenario, CancellationToken ct)
+    {
+        await GitAsync(ct, "checkout", "-q", "--orphan", "main");
+        var manifest = Manifest;
+        var manifestPath = ManifestPath;
+        DemoScenario.TuneManifest(manifest, scenario.Plan.Benchtime);
+        Save(manifestPath, manifest);
         var start = DateTimeOffset.UtcNow.AddHours(-scenario.MainCommits - 2);
         var main = new List<(string, DateTimeOffset)>();
         for (var i = 0; i < scenario.MainCommits; i++)

@@ -1,17 +1,16 @@
 using System.Text.Json.Nodes;
 
-namespace PerfService.Agents.Demo;
+namespace PerfService.Demo;
 
 /// <summary>
 /// Watches the demo's jobs until none is queued or running, printing a line whenever something moves. After every
-/// look, <c>onPoll</c> sees the jobs (to queue the next phase or note a milestone); it answers true when it queued
-/// more, so that the wait goes on.
+/// look, <c>more</c> sees the jobs (to note a milestone, or to say that more jobs are still to come, as a pull
+/// request's re-runs are queued only once its verdicts are written); the wait goes on while it answers true.
 /// </summary>
-public sealed class DemoProgress(DemoApi api, TextWriter output)
+public sealed class DemoProgress(DemoApi api, DemoAgents agents, DateTime deadline, TextWriter output)
 {
-    public async Task<JsonArray> WaitForJobsAsync(DemoAgents agents, TimeSpan timeout, Func<JsonArray, Task<bool>> onPoll, CancellationToken ct)
+    public async Task<JsonArray> WaitForJobsAsync(Func<JsonArray, Task<bool>> more, CancellationToken ct)
     {
-        var deadline = DateTime.UtcNow + timeout;
         var last = "";
         while (true)
         {
@@ -24,10 +23,10 @@ public sealed class DemoProgress(DemoApi api, TextWriter output)
                        $" ({Count("Failed")} failed), {Count("Queued")} queued | {string.Join(" | ", running)}";
             if (line != last) output.WriteLine($"[{DateTime.Now:HH:mm:ss}] {line}");
             last = line;
-            if (await onPoll(jobs)) continue;
-            if (Count("Queued") + Count("Running") == 0) return jobs;
+            var pending = Count("Queued") + Count("Running") > 0;
+            if (!await more(jobs) && !pending) return jobs;
             foreach (var problem in agents.Exited()) throw new InvalidOperationException($"{problem}; see {string.Join(", ", agents.LogFiles)}");
-            if (DateTime.UtcNow > deadline) throw new TimeoutException($"jobs still unfinished after {timeout.TotalMinutes:0} minutes");
+            if (DateTime.UtcNow > deadline) throw new TimeoutException($"jobs still unfinished at the demo's deadline ({line.Trim()})");
             await Task.Delay(TimeSpan.FromSeconds(2), ct);
         }
     }

@@ -1,0 +1,4 @@
+using System.CommandLine;
+using PerfService.Demo;
+
+return await DemoCommand.Create().Parse(args).InvokeAsync();
