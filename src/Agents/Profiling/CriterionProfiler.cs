@@ -8,8 +8,8 @@ using PerfService.Core.Suites;
 namespace PerfService.Agents.Profiling;
 
 /// <summary>
-/// criterion under <c>perf record -g</c>: <c>cargo bench --bench B -- --profile-time N '^name$'</c> iterates the one
-/// benchmark for N seconds with no analysis; then
+/// criterion under <c>perf record -g</c>: the bench executable of <c>cargo bench --bench B</c>, given
+/// <c>--bench --profile-time N '^name$'</c>, iterates the one benchmark for N seconds with no analysis; then
 /// <c>perf script</c> prints the samples with the symbols of the binaries on this machine and
 /// <see cref="PerfScriptFolder"/> folds them. The bench is built first, so the profile holds the benchmark and not
 /// rustc, with frame pointers (perf's -g walks them; release builds omit them) into a target folder of its own
@@ -21,11 +21,18 @@ public sealed class CriterionProfiler(ProcessRunner processes) : SuiteRunner(pro
     public const string FileName = "perf.folded";
     public const int Seconds = 5;
 
+    // The bench executable is run under perf itself when cargo names exactly one (it does with --bench B): cargo and
+    // rustup's proxy would otherwise be a third of the samples. Without a single target, cargo runs them all.
     private const string Script = """
         set -e
         data="$1"; out="$2"; seconds="$3"; filter="$4"; shift 4
-        cargo bench --no-run "$@"
-        perf record -e cpu-clock -F 999 -g -o "$data" -- cargo bench "$@" -- --profile-time "$seconds" "$filter"
+        cargo bench --no-run --message-format=json-render-diagnostics "$@" > "$data.json"
+        exe=$(sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' "$data.json")
+        if [ -n "$exe" ] && [ "$(printf '%s\n' "$exe" | wc -l)" -eq 1 ]; then
+          perf record -e cpu-clock -F 999 -g -o "$data" -- "$exe" --bench --profile-time "$seconds" "$filter"
+        else
+          perf record -e cpu-clock -F 999 -g -o "$data" -- cargo bench "$@" -- --profile-time "$seconds" "$filter"
+        fi
         perf script -i "$data" > "$out"
         """;
 
@@ -38,7 +45,7 @@ public sealed class CriterionProfiler(ProcessRunner processes) : SuiteRunner(pro
     protected override void Prepare(SuiteRun run)
     {
         Directory.CreateDirectory(run.ScratchDir);
-        foreach (var old in new[] { Data(run), Text(run) }) File.Delete(old);
+        foreach (var old in new[] { Data(run), Data(run) + ".json", Text(run) }) File.Delete(old);
     }
 
     protected override ProcessSpec Command(SuiteRun run)
