@@ -74,7 +74,8 @@ public sealed partial class JobRunner
         log.Note($"{what}: {format.Name()} profile, {samples} samples, {file.Content.Length} bytes, in {(clock.GetUtcNow() - started).TotalSeconds:0.0} s");
 
         var metadata = new ProfileUploadMetadata(job.JobId, agentId, target.Suite, target.Benchmark, step.Role.Name(), format.Name(), step.Round);
-        var key = $"job-{job.JobId}-profile-{target.Suite}-{target.Benchmark}-{step.Role.Name()}-{step.Round}";
+        // Names may hold any character (criterion's are often not ASCII); a header carries ASCII only.
+        var key = $"job-{job.JobId}-profile-{Uri.EscapeDataString(target.Suite)}-{Uri.EscapeDataString(target.Benchmark)}-{step.Role.Name()}-{step.Round}";
         var result = await client.PostProfileAsync(metadata, file, key, ct);
         if (result.Status != ApiStatus.Ok)
             throw new JobFailedException($"{what}: the service did not take the profile ({result.HttpStatus}): {result.Error}");

@@ -93,7 +93,7 @@ public sealed class ProfilingEndToEndTests : IDisposable
         Assert.Contains("error: profile of perfbench.BenchmarkX (suite nosuch) failed", log);
         Assert.Empty(_api.Posts); // a profiled run is never a result
         var posted = Posted();
-        Assert.Equal(["job-42-profile-eventstore-perfbench.BenchmarkRead/simple-base-1", "job-42-profile-eventstore-perfbench.BenchmarkRead/simple-head-1"],
+        Assert.Equal(["job-42-profile-eventstore-perfbench.BenchmarkRead%2Fsimple-base-1", "job-42-profile-eventstore-perfbench.BenchmarkRead%2Fsimple-head-1"],
             posted.Select(p => p.Key));
         Assert.All(posted, p =>
         {
