@@ -11,6 +11,7 @@
 #     linked, the extra runtimes copied into shared/Microsoft.NETCore.App/<version>
 #   - cargo + rustc from Debian when no cargo is reachable (rustup's /root/.cargo/bin/cargo counts)
 #   - bubblewrap (bwrap), the sandbox of the agent's --sandbox, and util-linux's setpriv for --run-as
+#   - linux-perf (/usr/bin/perf), the profiler of criterion suites in profiling jobs
 # Idempotent and non-interactive: runs `apt-get update` once, and only when something is missing.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -65,6 +66,14 @@ else
   missing+=(bubblewrap)
 fi
 if ! have_cmd setpriv; then missing+=(util-linux); fi
+
+# Profiling jobs run criterion benchmarks under `perf record -g` (kernel.perf_event_paranoid must be 2 or lower for
+# a harness that is not root: docs/agents.md).
+if have_cmd perf && perf version >/dev/null 2>&1; then
+  log "perf: present ($(perf version 2>/dev/null))"
+else
+  missing+=(linux-perf)
+fi
 # .NET 8 / 9 runtimes (no apt needed: the registry serves runtime packs). Failures are reported, not fatal: the
 # rivulet suite then runs on .NET 10 only and says which runtime it skipped.
 install_dotnet_runtimes() {

@@ -52,6 +52,16 @@ public sealed class PerfServiceClient(HttpClient http)
             return request;
         }, _uploadTimeout, ct);
 
+    /// <summary>POST /api/v1/profiles: a profile of one benchmark on one side, in its native format. A repeat with the
+    /// same key (a re-run job) is answered with the first profile.</summary>
+    public Task<ApiResult<ProfileCreated>> PostProfileAsync(ProfileUploadMetadata profile, Artifact file, string idempotencyKey, CancellationToken ct) =>
+        SendAsync<ProfileCreated>(() =>
+        {
+            var request = new HttpRequestMessage(HttpMethod.Post, "api/v1/profiles") { Content = RunMultipart.CreateProfile(profile, file) };
+            request.Headers.Add("Idempotency-Key", idempotencyKey);
+            return request;
+        }, _uploadTimeout, ct);
+
     // Buffered rather than streamed JSON: a Content-Length instead of chunked encoding suits every proxy.
     private static HttpRequestMessage Post(string path, object? body) =>
         new(HttpMethod.Post, path)

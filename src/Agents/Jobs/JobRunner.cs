@@ -1,3 +1,4 @@
+using PerfService.Agents.Client;
 using PerfService.Agents.Isolation;
 using PerfService.Agents.Machine;
 using PerfService.Agents.Processes;
@@ -16,9 +17,9 @@ namespace PerfService.Agents.Jobs;
 /// numbers for the rest; the job then fails with every suite's error. Cancellation propagates as
 /// <see cref="OperationCanceledException"/> after the harness's process tree is killed.
 /// </summary>
-public sealed class JobRunner(
+public sealed partial class JobRunner(
     AgentOptions options, GitWorkspace git, SuiteRunners runners, RunSpool spool, RunDelivery delivery, TimeProvider clock,
-    ProcessRunner processes)
+    ProcessRunner processes, SuiteRunners profilers, PerfServiceClient client)
 {
     private sealed record Side(RunRole Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError)
     {
@@ -26,7 +27,7 @@ public sealed class JobRunner(
         public string? Subject { get; init; }
     }
 
-    public async Task<JobOutcome> RunAsync(JobAssignment job, AgentIdentity identity, JobLog log, CancellationToken ct)
+    public async Task<JobOutcome> RunAsync(long agentId, JobAssignment job, AgentIdentity identity, JobLog log, CancellationToken ct)
     {
         var errors = new List<string>();
         var workspace = job.Untrusted
@@ -44,6 +45,11 @@ public sealed class JobRunner(
             repo = await git.FetchAsync(job.RepositoryUrl, job.PullRequest, commits, log.Note, ct);
             var sides = await PrepareAsync(job, repo, workspace, log, ct);
             var head = sides[RunRole.Head];
+            if (job.Profiling is { } profiling)
+            {
+                errors.AddRange(await ProfileAsync(agentId, job, profiling, identity, sides, workspace, log, ct));
+                return Outcome(errors);
+            }
             var steps = JobPlan.Build(job, JobPlan.SelectSuites(job, head.Manifest ?? throw new JobFailedException(head.ManifestError!)));
             var failedSuites = new HashSet<string>(StringComparer.Ordinal);
             foreach (var step in steps.Where(s => !failedSuites.Contains(s.Suite)))
@@ -70,8 +76,11 @@ public sealed class JobRunner(
             DeleteScratch(job);
             await DeleteFreshAsync(workspace, repo, log);
         }
-        return errors.Count == 0 ? JobOutcome.Succeeded : JobOutcome.Failed(string.Join("\n\n", errors));
+        return Outcome(errors);
     }
+
+    private static JobOutcome Outcome(List<string> errors) =>
+        errors.Count == 0 ? JobOutcome.Succeeded : JobOutcome.Failed(string.Join("\n\n", errors));
 
     private async Task<Dictionary<RunRole, Side>> PrepareAsync(JobAssignment job, string repo, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
     {
@@ -136,21 +145,9 @@ public sealed class JobRunner(
         }
         log.Progress = step.Progress;
         log.Note($"▶ {step.Progress} at {Short(step.Commit)}");
-        var folder = Path.GetFullPath(Path.Combine(side.Tree, suite.Folder));
-        if (!folder.StartsWith(side.Tree, StringComparison.Ordinal) || !Directory.Exists(folder))
-            throw new JobFailedException($"suite {suite.Name}: folder {suite.Folder} does not exist in {Short(step.Commit)}");
-
         var load = MachineDetector.ReadLoadAverage();
-        if (load > 0.5 * identity.Machine.LogicalCores)
-            log.Note($"warning: load average {load:0.00} on {identity.Machine.LogicalCores} CPUs: something else is running; results may be noisy");
-        var environment = new Dictionary<string, string?>(workspace.Environment);
-        foreach (var (key, value) in options.HarnessEnvironment) environment[key] = value;
         using var hostLock = options.HostLock is null ? null : await HostLock.AcquireAsync(options.HostLock, options.HostSlots, log.Note, ct);
-        var run = new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), environment, options.Cpus ?? hostLock?.Cpu, Scratch(job), log.Output)
-        {
-            Isolation = options.Isolation,
-            Writable = [.. workspace.Writable, Scratch(job)],
-        };
+        var run = NewRun(job, suite, step, side, workspace, identity, load, hostLock, log);
         var started = clock.GetUtcNow();
         SuiteOutput output;
         try
@@ -190,6 +187,25 @@ public sealed class JobRunner(
             FinishedAt = finished,
         };
         await SpoolAndPostAsync(step.IdempotencyKey(job.JobId), metadata, output, log, ct);
+    }
+
+    /// <summary>A harness run of <paramref name="suite"/> on one side: its folder in the checkout, the workspace's
+    /// environment with the agent's harness variables on top, the CPU to pin to, isolation and writable folders.</summary>
+    private SuiteRun NewRun(JobAssignment job, SuiteDeclaration suite, JobStep step, Side side, HarnessWorkspace workspace, AgentIdentity identity,
+        double? load, HostLock.Slot? hostLock, JobLog log)
+    {
+        var folder = Path.GetFullPath(Path.Combine(side.Tree, suite.Folder));
+        if (!folder.StartsWith(side.Tree, StringComparison.Ordinal) || !Directory.Exists(folder))
+            throw new JobFailedException($"suite {suite.Name}: folder {suite.Folder} does not exist in {Short(step.Commit)}");
+        if (load > 0.5 * identity.Machine.LogicalCores)
+            log.Note($"warning: load average {load:0.00} on {identity.Machine.LogicalCores} CPUs: something else is running; results may be noisy");
+        var environment = new Dictionary<string, string?>(workspace.Environment);
+        foreach (var (key, value) in options.HarnessEnvironment) environment[key] = value;
+        return new SuiteRun(suite, folder, JobPlan.Args(suite, job.Quick), environment, options.Cpus ?? hostLock?.Cpu, Scratch(job), log.Output)
+        {
+            Isolation = options.Isolation,
+            Writable = [.. workspace.Writable, Scratch(job)],
+        };
     }
 
     private async Task SpoolAndPostAsync(string key, RunMetadata metadata, SuiteOutput output, JobLog log, CancellationToken ct)

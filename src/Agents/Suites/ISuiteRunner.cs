@@ -24,6 +24,8 @@ public sealed record SuiteRun(
     public Isolation.HarnessIsolation Isolation { get; init; } = PerfService.Agents.Isolation.HarnessIsolation.None;
     /// <summary>The folders the harness may write (checkouts, home, caches, scratch): a sandbox binds only these.</summary>
     public IReadOnlyList<string> Writable { get; init; } = [];
+    /// <summary>Set on a profiling run (Profiling/): the stored name of the one benchmark to profile.</summary>
+    public string? ProfiledBenchmark { get; init; }
 }
 
 /// <summary>What a harness left: its result files (paths relative to the upload root) and how the process ended.</summary>

@@ -2,6 +2,7 @@ using PerfService.Agents.Client;
 using PerfService.Agents.Jobs;
 using PerfService.Agents.Machine;
 using PerfService.Agents.Processes;
+using PerfService.Agents.Profiling;
 using PerfService.Agents.Spool;
 using PerfService.Agents.Suites;
 
@@ -16,7 +17,8 @@ public static class AgentFactory
         var client = new PerfServiceClient(http);
         var spool = new RunSpool(options.SpoolDir, clock);
         var delivery = new RunDelivery(spool, client);
-        var runner = new JobRunner(options, new GitWorkspace(processes, options.WorkDir), SuiteRunners.CreateDefault(processes), spool, delivery, clock, processes);
+        var runner = new JobRunner(options, new GitWorkspace(processes, options.WorkDir), SuiteRunners.CreateDefault(processes), spool, delivery, clock, processes,
+            ProfileRunners.CreateDefault(processes), client);
         var supervisor = new JobSupervisor(client, runner, options.HeartbeatInterval);
         return new AgentDriver(options, identity, client, delivery, supervisor, console, clock);
     }

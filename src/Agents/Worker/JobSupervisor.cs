@@ -38,7 +38,7 @@ public sealed class JobSupervisor(PerfServiceClient client, JobRunner runner, Ti
         JobOutcome? outcome = null;
         try
         {
-            outcome = await runner.RunAsync(job, identity, log, jobCts.Token);
+            outcome = await runner.RunAsync(agentId, job, identity, log, jobCts.Token);
         }
         catch (OperationCanceledException) when (jobCts.IsCancellationRequested)
         {

@@ -8,8 +8,12 @@ public static class ProfileReader
         switch (format)
         {
             case ProfileFormat.Folded:
-                using (var reader = new StreamReader(stream, leaveOpen: true))
+                using (var reader = new StreamReader(new MemoryStream(ProfileInput.Read(stream, limits))))
                     return FoldedStacks.Parse(reader, limits);
+            case ProfileFormat.Speedscope:
+                return SpeedscopeReader.Read(ProfileInput.Read(stream, limits), limits);
+            case ProfileFormat.Pprof:
+                return PprofReader.Read(ProfileInput.Read(stream, limits), limits);
             default:
                 throw new ProfileFormatException($"{format.Name()} profiles cannot be read by this version");
         }

@@ -21,9 +21,13 @@ public sealed class FakeAgentApi : IDisposable
     /// <summary>Answer to a run upload, before the default 201.</summary>
     public Func<RecordedRequest, FakeResponse?> Runs { get; set; } = _ => null;
 
+    /// <summary>Answer to a profile upload, before the default 201.</summary>
+    public Func<RecordedRequest, FakeResponse?> Profiles { get; set; } = _ => null;
+
     public void Enqueue(JobAssignment job) => _jobs.Enqueue(job);
 
     public IReadOnlyList<RecordedRequest> Posts => Service.To("/api/v1/runs");
+    public IReadOnlyList<RecordedRequest> ProfilePosts => Service.To("/api/v1/profiles");
     public IReadOnlyList<RecordedRequest> Heartbeats => Service.To("/heartbeat");
     public IReadOnlyList<RecordedRequest> Completes => Service.To("/complete");
 
@@ -44,6 +48,8 @@ public sealed class FakeAgentApi : IDisposable
         if (r.Path.EndsWith("/complete", StringComparison.Ordinal)) return new FakeResponse(204);
         if (r.Path == "/api/v1/runs")
             return Runs(r) ?? new FakeResponse(201, new RunCreated(Interlocked.Increment(ref _runIds), false, 1, 3));
+        if (r.Path == "/api/v1/profiles")
+            return Profiles(r) ?? new FakeResponse(201, new ProfileCreated(Interlocked.Increment(ref _runIds)));
         return FakeResponse.Problem(404, "Not Found", r.Path);
     }
 

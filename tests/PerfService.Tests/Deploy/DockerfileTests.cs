@@ -26,8 +26,8 @@ public sealed partial class DockerfileTests
         var text = Read("Dockerfile.agent");
         var stages = From().Matches(text).Select(m => m.Groups[1].Value).ToList();
         Assert.All(stages, s => Assert.StartsWith("mcr.microsoft.com/dotnet/sdk:", s)); // the agent runs `dotnet run`
-        // bubblewrap for --sandbox.
-        foreach (var package in new[] { "git", "golang-go", "cargo", "bubblewrap" }) Assert.Matches($@"apt-get install[^\n]*\b{package}\b", text);
+        // bubblewrap for --sandbox, linux-perf for profiles of criterion suites.
+        foreach (var package in new[] { "git", "golang-go", "cargo", "bubblewrap", "linux-perf" }) Assert.Matches($@"apt-get install[^\n]*\b{package}\b", text);
         Assert.Contains("--token-file /run/secrets/", text); // the documented token is a secret file, not PERF_TOKEN
         Assert.DoesNotMatch(@"(?m)^ENV[^\n]*PERF_TOKEN", text);
         Assert.Contains("/opt/perf-agent/profiles.json", text);

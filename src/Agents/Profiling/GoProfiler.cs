@@ -1,0 +1,41 @@
+using PerfService.Agents.Processes;
+using PerfService.Agents.Suites;
+using PerfService.Core.Parsing;
+using PerfService.Core.Profiles;
+using PerfService.Core.Suites;
+
+namespace PerfService.Agents.Profiling;
+
+/// <summary><c>go test -run '^$' -bench '^BenchmarkX$/^sub$' -count 1 -cpuprofile FILE pkg</c>: Go's own CPU
+/// profiler, gzipped pprof. The test binary goes to scratch (-o), not into the checkout.</summary>
+public sealed class GoProfiler(ProcessRunner processes) : SuiteRunner(processes)
+{
+    public const string FileName = "cpu.pprof";
+
+    public override Harness Harness => Harness.Gobench;
+    protected override string Format => ProfileFormat.Pprof.Name();
+
+    private static string Output(SuiteRun run) => Path.Combine(run.ScratchDir, FileName);
+
+    protected override void Prepare(SuiteRun run)
+    {
+        Directory.CreateDirectory(run.ScratchDir);
+        File.Delete(Output(run));
+    }
+
+    protected override ProcessSpec Command(SuiteRun run)
+    {
+        var (package, bench) = BenchmarkPatterns.Go(Profiled(run));
+        // A profile wants more samples than Go's 100 a second give in a short run; the suite's own -benchtime, after
+        // this one, wins.
+        return new ProcessSpec("go",
+            ["test", "-run", "^$", "-benchtime", "2s", .. run.Args, "-bench", bench, "-count", "1", "-cpuprofile", Output(run),
+                "-o", Path.Combine(run.ScratchDir, "bench.test"), package ?? "."], run.Folder);
+    }
+
+    protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result) =>
+        File.Exists(Output(run)) ? [new Artifact(FileName, File.ReadAllBytes(Output(run)))] : [];
+
+    internal static string Profiled(SuiteRun run) =>
+        run.ProfiledBenchmark ?? throw new InvalidOperationException("a profiler runs only on a profiling run");
+}

@@ -1,0 +1,155 @@
+using System.Text.Json;
+
+namespace PerfService.Core.Profiles;
+
+/// <summary>
+/// speedscope's file format (https://www.speedscope.app/file-format-schema.json), as BenchmarkDotNet's EventPipe
+/// profiler writes it: frame names in <c>shared.frames</c>, then profiles (one a thread) that are "evented" (open and
+/// close events at times) or "sampled" (stacks of frame indices, root first, with weights). Every profile is folded
+/// into one set of stacks. Time is counted in milliseconds, the EventPipe sampler's interval, so a count reads as
+/// about one sample; unitless weights are counts as they are.
+/// </summary>
+public static class SpeedscopeReader
+{
+    public static FoldedStacks Read(byte[] json, ProfileLimits limits)
+    {
+        JsonDocument document;
+        try
+        {
+            document = JsonDocument.Parse(json);
+        }
+        catch (JsonException e)
+        {
+            throw new ProfileFormatException($"not speedscope JSON: {e.Message}");
+        }
+        using (document)
+        {
+            var root = document.RootElement;
+            if (root.ValueKind != JsonValueKind.Object) throw new ProfileFormatException("$: expected a speedscope object");
+            var frames = Frames(root);
+            if (!root.TryGetProperty("profiles", out var profiles) || profiles.ValueKind != JsonValueKind.Array)
+                throw new ProfileFormatException("$.profiles: expected an array of profiles");
+            var tree = new StackTree(limits);
+            var index = 0;
+            foreach (var profile in profiles.EnumerateArray())
+            {
+                var where = $"$.profiles[{index++}]";
+                if (profile.ValueKind != JsonValueKind.Object) throw new ProfileFormatException($"{where}: expected an object");
+                var scale = Scale(profile, where);
+                switch (profile.TryGetProperty("type", out var type) ? type.GetString() : null)
+                {
+                    case "evented":
+                        Evented(profile, where, frames.Count, scale, tree, limits);
+                        break;
+                    case "sampled":
+                        Sampled(profile, where, frames.Count, scale, tree, limits);
+                        break;
+                    default:
+                        throw new ProfileFormatException($"{where}.type: expected \"evented\" or \"sampled\"");
+                }
+            }
+            var builder = new FoldedStacks.Builder(limits);
+            tree.Emit(builder, frames, "$.profiles");
+            return builder.Build();
+        }
+    }
+
+    private static List<string> Frames(JsonElement root)
+    {
+        if (!root.TryGetProperty("shared", out var shared) || shared.ValueKind != JsonValueKind.Object
+            || !shared.TryGetProperty("frames", out var frames) || frames.ValueKind != JsonValueKind.Array)
+            throw new ProfileFormatException("$.shared.frames: expected an array of frames");
+        var names = new List<string>(frames.GetArrayLength());
+        var i = 0;
+        foreach (var frame in frames.EnumerateArray())
+        {
+            if (frame.ValueKind != JsonValueKind.Object || !frame.TryGetProperty("name", out var name) || name.ValueKind != JsonValueKind.String)
+                throw new ProfileFormatException($"$.shared.frames[{i}]: expected an object with a string \"name\"");
+            names.Add(ProfileInput.FrameName(name.GetString()!));
+            i++;
+        }
+        return names;
+    }
+
+    /// <summary>Factor from the profile's unit to the counts stored: milliseconds for time, 1 otherwise.</summary>
+    private static double Scale(JsonElement profile, string where) =>
+        (profile.TryGetProperty("unit", out var unit) ? unit.GetString() : "none") switch
+        {
+            "nanoseconds" => 1e-6,
+            "microseconds" => 1e-3,
+            "milliseconds" => 1,
+            "seconds" => 1e3,
+            "none" or "bytes" => 1,
+            var other => throw new ProfileFormatException($"{where}.unit: unknown unit \"{other}\""),
+        };
+
+    private static void Evented(JsonElement profile, string where, int frameCount, double scale, StackTree tree, ProfileLimits limits)
+    {
+        var events = Array(profile, "events", where);
+        var open = new Stack<(int Node, int Frame)>();
+        double? last = null;
+        var i = 0;
+        foreach (var e in events.EnumerateArray())
+        {
+            var at = $"{where}.events[{i++}]";
+            var frame = FrameIndex(e, "frame", at, frameCount);
+            var time = e.TryGetProperty("at", out var t) && t.TryGetDouble(out var d) && double.IsFinite(d)
+                ? d : throw new ProfileFormatException($"{at}.at: expected a number");
+            if (last is { } previous)
+            {
+                if (time < previous) throw new ProfileFormatException($"{at}: time {time} is before the previous event's {previous}");
+                if (open.Count > 0) tree.Add(open.Peek().Node, (time - previous) * scale);
+            }
+            last = time;
+            switch (e.TryGetProperty("type", out var type) ? type.GetString() : null)
+            {
+                case "O":
+                    if (open.Count >= limits.MaxDepth) throw new ProfileFormatException($"{at}: stack is deeper than {limits.MaxDepth} frames");
+                    open.Push((tree.Child(open.Count == 0 ? StackTree.Root : open.Peek().Node, frame, at), frame));
+                    break;
+                case "C":
+                    if (open.Count == 0 || open.Peek().Frame != frame)
+                        throw new ProfileFormatException($"{at}: closes frame {frame}, which is not the innermost open frame");
+                    open.Pop();
+                    break;
+                default:
+                    throw new ProfileFormatException($"{at}.type: expected \"O\" or \"C\"");
+            }
+        }
+    }
+
+    private static void Sampled(JsonElement profile, string where, int frameCount, double scale, StackTree tree, ProfileLimits limits)
+    {
+        var samples = Array(profile, "samples", where);
+        JsonElement? weights = profile.TryGetProperty("weights", out var w) ? w : null;
+        if (weights is { } ws && (ws.ValueKind != JsonValueKind.Array || ws.GetArrayLength() != samples.GetArrayLength()))
+            throw new ProfileFormatException($"{where}.weights: expected one weight per sample ({samples.GetArrayLength()})");
+        var i = 0;
+        foreach (var sample in samples.EnumerateArray())
+        {
+            var at = $"{where}.samples[{i}]";
+            if (sample.ValueKind != JsonValueKind.Array) throw new ProfileFormatException($"{at}: expected an array of frame indices");
+            if (sample.GetArrayLength() > limits.MaxDepth) throw new ProfileFormatException($"{at}: stack is {sample.GetArrayLength()} frames deep (at most {limits.MaxDepth})");
+            var weight = 1.0;
+            if (weights is { } all && !(all[i].TryGetDouble(out weight) && double.IsFinite(weight) && weight >= 0))
+                throw new ProfileFormatException($"{where}.weights[{i}]: expected a number of at least 0");
+            var node = StackTree.Root;
+            var depth = 0;
+            foreach (var frame in sample.EnumerateArray()) node = tree.Child(node, Index(frame, $"{at}[{depth++}]", frameCount), at);
+            if (node != StackTree.Root) tree.Add(node, weights is null ? 1 : weight * scale);
+            i++;
+        }
+    }
+
+    private static JsonElement Array(JsonElement profile, string name, string where) =>
+        profile.TryGetProperty(name, out var array) && array.ValueKind == JsonValueKind.Array
+            ? array : throw new ProfileFormatException($"{where}.{name}: expected an array");
+
+    private static int FrameIndex(JsonElement e, string name, string at, int frameCount) =>
+        e.ValueKind == JsonValueKind.Object && e.TryGetProperty(name, out var value)
+            ? Index(value, $"{at}.{name}", frameCount) : throw new ProfileFormatException($"{at}: expected an event with a \"{name}\"");
+
+    private static int Index(JsonElement value, string at, int frameCount) =>
+        value.ValueKind == JsonValueKind.Number && value.TryGetInt32(out var index) && index >= 0 && index < frameCount
+            ? index : throw new ProfileFormatException($"{at}: expected a frame index from 0 to {frameCount - 1}");
+}

@@ -1,0 +1,164 @@
+using System.Text.Json;
+using PerfService.Agents.Machine;
+using PerfService.Agents.Tests.Support;
+using PerfService.Agents.Worker;
+using PerfService.Core.Contracts;
+using PerfService.Core.Profiles;
+using Xunit.Abstractions;
+
+namespace PerfService.Agents.Tests.Profiling;
+
+/// <summary>Profiling jobs through the whole agent against the fake service, on this repository's real suites
+/// (benches/) with the real toolchains: each posted profile must parse and hold the benchmark's own code.</summary>
+public sealed class ProfilingEndToEndTests : IDisposable
+{
+    private readonly TempDir _dir = new();
+    private readonly FakeAgentApi _api = new();
+    private readonly string _repo;
+
+    private static readonly AgentIdentity _identity = new("bench-1", "ci",
+        new MachineInfo("Intel Xeon", 2, 2, 1L << 33, "Debian 13", "6.12", new Dictionary<string, string>()), "x64", null);
+
+    private readonly ITestOutputHelper _output;
+
+    public ProfilingEndToEndTests(ITestOutputHelper output)
+    {
+        _output = output;
+        _repo = Git.Init(_dir.Combine("origin"));
+    }
+
+    /// <summary>One suite of benches/ in a repository of its own, as the demo lays it out (benches/ is the root).</summary>
+    private string Commit(string message, string perfJson, params string[] folders)
+    {
+        var benches = Path.Combine(TestPaths.RepoRoot, "benches");
+        var files = folders.SelectMany(folder => Directory.EnumerateFiles(Path.Combine(benches, folder), "*", SearchOption.AllDirectories))
+            .Select(f => Path.GetRelativePath(benches, f))
+            .Where(f => !f.Split('/').Any(part => part is "bin" or "obj" or "target" or "BenchmarkDotNet.Artifacts"))
+            .Select(f => (f, File.ReadAllText(Path.Combine(benches, f))))
+            .Append(("perf.json", perfJson));
+        return Git.Commit(_repo, message, [.. files]);
+    }
+
+    private async Task<(CompleteJobRequest Complete, string Log)> RunAsync(JobAssignment job, IReadOnlyDictionary<string, string?>? environment = null)
+    {
+        _api.Enqueue(job with { RepositoryUrl = _repo });
+        var options = new AgentOptions
+        {
+            Server = _api.Url, Token = "t", Profile = "ci", WorkDir = _dir.Combine("work"), Name = "bench-1", Once = true,
+            WaitSeconds = 1, HeartbeatInterval = TimeSpan.FromMilliseconds(500), HarnessEnvironment = environment ?? new Dictionary<string, string?>(),
+        };
+        var console = new AgentConsole(TextWriter.Null, TimeProvider.System);
+        using var http = AgentFactory.CreateHttpClient(options);
+        await AgentFactory.Create(options, _identity, console, TimeProvider.System, http).RunAsync(CancellationToken.None);
+        var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
+        var log = string.Join('\n', _api.Heartbeats.SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []).Concat(complete.Log ?? []));
+        return (complete, log);
+    }
+
+    private static JobAssignment Job(string head, string? baseCommit, params ProfileTarget[] targets) =>
+        new(42, 1, "demo", "", head, baseCommit, "feature", baseCommit is null ? null : 5, [], "ci", 1, 600, Quick: true,
+            Profiling: new ProfilingRequest(targets));
+
+    /// <summary>Each posted profile: its metadata, and its file read as the service reads it.</summary>
+    private List<(ProfileUploadMetadata Metadata, FoldedStacks Stacks, int Bytes, string? Key)> Posted() =>
+        _api.ProfilePosts.Select(p =>
+        {
+            var parts = p.Parts();
+            var metadata = JsonSerializer.Deserialize<ProfileUploadMetadata>(parts.Single(x => x.Name == "profile").Text, JsonSerializerOptions.Web)!;
+            var file = parts.Single(x => x.Name == "file").Content;
+            Assert.True(ProfileFormats.TryParse(metadata.Format, out var format));
+            // The figures docs/measurements reports: size per benchmark per side as posted, and gzipped.
+            _output.WriteLine($"{metadata.Benchmark} {metadata.Role}: {metadata.Format}, {file.Length} bytes, {Gzipped(file)} gzipped");
+            return (metadata, ProfileReader.Read(new MemoryStream(file), format, ProfileLimits.Default), file.Length, p.Header("Idempotency-Key"));
+        }).ToList();
+
+    private static long Gzipped(byte[] file)
+    {
+        using var buffer = new MemoryStream();
+        using (var gzip = new System.IO.Compression.GZipStream(buffer, System.IO.Compression.CompressionLevel.SmallestSize, leaveOpen: true)) gzip.Write(file);
+        return buffer.Length;
+    }
+
+    [Fact]
+    public async Task Go_benchmark_is_profiled_on_base_then_head_and_a_target_that_cannot_be_profiled_fails_alone()
+    {
+        const string perfJson = """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go", "quickArgs": ["-benchtime=300ms"] } ] }""";
+        var baseCommit = Commit("base", perfJson, "go");
+        var head = Commit("head", perfJson.Replace("\"folder\"", "\"env\": { \"PERF_SLOWDOWN\": \"BenchmarkRead/simple=50\" }, \"folder\""), "go");
+
+        var (complete, log) = await RunAsync(Job(head, baseCommit,
+            new ProfileTarget("eventstore", "perfbench.BenchmarkRead/simple"), new ProfileTarget("nosuch", "perfbench.BenchmarkX")));
+
+        Assert.True(complete.Succeeded, complete.Error);
+        Assert.Contains("error: profile of perfbench.BenchmarkX (suite nosuch) failed", log);
+        Assert.Empty(_api.Posts); // a profiled run is never a result
+        var posted = Posted();
+        Assert.Equal(["job-42-profile-eventstore-perfbench.BenchmarkRead%2Fsimple-base-1", "job-42-profile-eventstore-perfbench.BenchmarkRead%2Fsimple-head-1"],
+            posted.Select(p => p.Key));
+        Assert.All(posted, p =>
+        {
+            Assert.Equal((42L, 7L, "eventstore", "perfbench.BenchmarkRead/simple", "pprof", 1), (p.Metadata.JobId, p.Metadata.AgentId, p.Metadata.Suite, p.Metadata.Benchmark, p.Metadata.Format, p.Metadata.Round));
+            Assert.Contains(p.Stacks.Stacks.Keys, s => s.Contains("perfbench.(*Store).Read", StringComparison.Ordinal));
+            // -bench selected exactly the one benchmark: none of its siblings ran.
+            Assert.DoesNotContain(p.Stacks.Stacks.Keys, s => s.Contains("BenchmarkAppend", StringComparison.Ordinal));
+        });
+        Assert.Equal(["base", "head"], posted.Select(p => p.Metadata.Role));
+        Assert.Matches(@"perfbench.BenchmarkRead/simple \(head, round 1\): pprof profile, \d+ samples, \d+ bytes", log);
+    }
+
+    [Fact]
+    public async Task A_job_whose_every_target_fails_fails_with_each_reason()
+    {
+        var head = Commit("head", """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go" } ] }""", "go");
+
+        var (complete, _) = await RunAsync(Job(head, null, new ProfileTarget("eventstore", "perfbench.BenchmarkNoSuchThing")));
+
+        Assert.False(complete.Succeeded);
+        Assert.Contains("profile of perfbench.BenchmarkNoSuchThing (suite eventstore) failed", complete.Error);
+        Assert.Empty(_api.ProfilePosts);
+    }
+
+    [Fact]
+    public async Task BenchmarkDotNet_benchmark_is_profiled_with_the_eventpipe_profiler()
+    {
+        const string perfJson = """
+            { "suites": [ { "name": "rivulet", "harness": "bdn", "folder": "dotnet/Rivulet.Benchmarks", "framework": "net10.0", "timeoutSeconds": 2400,
+                            "env": { "PERF_BENCH_OTHER_RUNTIMES": "none" } } ] }
+            """;
+        var head = Commit("head", perfJson, "dotnet/Rivulet.Benchmarks", "dotnet/BenchShared");
+        const string benchmark = "Rivulet.Benchmarks.CoreOperatorsBenchmarks.Sequential";
+
+        var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("rivulet", benchmark)));
+
+        Assert.True(complete.Succeeded, complete.Error + "\n" + log);
+        var profile = Assert.Single(Posted());
+        Assert.Equal(("head", "speedscope"), (profile.Metadata.Role, profile.Metadata.Format));
+        Assert.Contains(profile.Stacks.Stacks.Keys, s => s.Contains("CoreOperatorsBenchmarks.Sequential", StringComparison.Ordinal));
+        Assert.DoesNotContain(profile.Stacks.Stacks.Keys, s => s.Contains("CoreOperatorsBenchmarks.WhenAllUnbounded", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Criterion_benchmark_is_profiled_under_perf_record_and_folded_on_the_agent()
+    {
+        const string perfJson = """{ "suites": [ { "name": "fibers", "harness": "criterion", "folder": "rust", "args": ["--", "--noplot"] } ] }""";
+        var head = Commit("head", perfJson, "rust");
+        // The frame-pointer build of the suite is kept between runs of this test, as an agent keeps target/.
+        var cache = Path.Combine(Path.GetTempPath(), "perfservice-agent-tests-cargo");
+
+        var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("fibers", "context_switch/raw_fiber_switch")),
+            new Dictionary<string, string?> { ["CARGO_TARGET_DIR"] = cache });
+
+        Assert.True(complete.Succeeded, complete.Error + "\n" + log);
+        var profile = Assert.Single(Posted());
+        Assert.Equal(("head", "folded"), (profile.Metadata.Role, profile.Metadata.Format));
+        Assert.Contains(profile.Stacks.Stacks.Keys, s => s.Contains("fiber_switch::context_switch", StringComparison.Ordinal));
+        // The bench executable ran under perf by itself: no sample of cargo (or rustc) in it.
+        Assert.DoesNotContain(profile.Stacks.Stacks.Keys, s => s.StartsWith("cargo;", StringComparison.Ordinal) || s.Contains("rustc", StringComparison.Ordinal));
+    }
+
+    public void Dispose()
+    {
+        _api.Dispose();
+        _dir.Dispose();
+    }
+}

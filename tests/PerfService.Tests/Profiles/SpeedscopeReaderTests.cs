@@ -1,0 +1,126 @@
+using System.Text;
+using System.Text.Json;
+using PerfService.Core.Profiles;
+using static PerfService.Tests.Profiles.ProfileFixtures;
+
+namespace PerfService.Tests.Profiles;
+
+public sealed class SpeedscopeReaderTests
+{
+    private static FoldedStacks Read(string json, ProfileLimits? limits = null) =>
+        ProfileFixtures.Read(Encoding.UTF8.GetBytes(json), ProfileFormat.Speedscope, limits);
+
+    private static string File(string frames, string profiles) =>
+        $$"""{ "$schema": "https://www.speedscope.app/file-format-schema.json", "shared": { "frames": [{{frames}}] }, "profiles": [{{profiles}}] }""";
+
+    private static string Evented(string unit, params (char Type, int Frame, double At)[] events) =>
+        $$"""{ "type": "evented", "name": "thread", "unit": "{{unit}}", "startValue": 0, "endValue": 10, "events": [{{string.Join(",",
+            events.Select(e => JsonSerializer.Serialize(new { type = e.Type.ToString(), frame = e.Frame, at = e.At })))}}] }""";
+
+    private const string BdnFixture = "bdn-rivulet-sequential.speedscope.json.gz";
+    private const string Sequential = "Rivulet.Benchmarks!Rivulet.Benchmarks.CoreOperatorsBenchmarks.Sequential()";
+
+    [Fact]
+    public void Reads_the_eventpipe_profilers_file_with_the_time_of_each_thread()
+    {
+        // The file as BenchmarkDotNet wrote it, gzipped for the repository (the reader unzips what it is given).
+        var folded = ProfileFixtures.Read(Bytes(BdnFixture), ProfileFormat.Speedscope);
+
+        // Figures from an independent fold of the same file (PROVENANCE.md): 7 threads, 22.6 s of them, mostly
+        // waiting; the benchmark's own frame is on 22 ms of it.
+        Assert.Equal(22_602, folded.TotalSamples);
+        Assert.Equal(197, folded.Stacks.Count);
+        Assert.Equal(22, Total(folded, Sequential));
+    }
+
+    [Fact]
+    public void Refuses_a_truncated_file()
+    {
+        using var gzip = new System.IO.Compression.GZipStream(new MemoryStream(Bytes(BdnFixture)), System.IO.Compression.CompressionMode.Decompress);
+        using var json = new MemoryStream();
+        gzip.CopyTo(json);
+
+        var e = Assert.Throws<ProfileFormatException>(() => ProfileFixtures.Read(json.ToArray()[..100_000], ProfileFormat.Speedscope));
+        Assert.StartsWith("not speedscope JSON", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Refuses_a_gzip_bomb_at_the_size_limit() =>
+        Assert.Equal("the profile unzips to more than 1000000 bytes", Assert.Throws<ProfileFormatException>(
+            () => ProfileFixtures.Read(GzipOfZeros(10_000_000), ProfileFormat.Speedscope, new ProfileLimits { MaxBytes = 1_000_000 })).Message);
+
+    [Fact]
+    public void Evented_profiles_count_the_time_each_stack_is_open_in_milliseconds()
+    {
+        // main opens at 0, work runs 1..4 µs-scaled, main alone again until 6: in microseconds, x1000 to be whole ms.
+        var json = File("""{ "name": "main" }, { "name": "work" }""",
+            Evented("microseconds", ('O', 0, 0), ('O', 1, 1000), ('C', 1, 4000), ('C', 0, 6000)) + "," +
+            Evented("milliseconds", ('O', 0, 0), ('O', 1, 2), ('C', 1, 3), ('C', 0, 3)));
+
+        var folded = Read(json);
+
+        Assert.Equal(new Dictionary<string, long> { ["main"] = 3 + 2, ["main;work"] = 3 + 1 }, folded.Stacks);
+    }
+
+    [Fact]
+    public void Sampled_profiles_count_samples_or_their_weights_root_first()
+    {
+        var json = File("""{ "name": "a" }, { "name": "b" }""",
+            """{ "type": "sampled", "name": "t1", "unit": "none", "startValue": 0, "endValue": 3, "samples": [[0, 1], [0, 1], [0]] },""" +
+            """{ "type": "sampled", "name": "t2", "unit": "milliseconds", "startValue": 0, "endValue": 3, "samples": [[0, 1]], "weights": [2.5] }""");
+
+        Assert.Equal(new Dictionary<string, long> { ["a;b"] = 2 + 3, ["a"] = 1 }, Read(json).Stacks);
+    }
+
+    [Theory]
+    [InlineData("""{ "shared": { "frames": [] } }""", "$.profiles: expected an array of profiles")]
+    [InlineData("""{ "shared": { "frames": [{ "name": 3 }] }, "profiles": [] }""", "$.shared.frames[0]: expected an object with a string \"name\"")]
+    [InlineData("""{ "shared": { "frames": [{ "name": "a" }] }, "profiles": [{ "type": "evented", "unit": "milliseconds", "events": [{ "type": "O", "frame": 4, "at": 0 }] }] }""",
+        "$.profiles[0].events[0].frame: expected a frame index from 0 to 0")]
+    [InlineData("""{ "shared": { "frames": [{ "name": "a" }, { "name": "b" }] }, "profiles": [{ "type": "evented", "unit": "milliseconds", "events": [{ "type": "O", "frame": 0, "at": 0 }, { "type": "C", "frame": 1, "at": 1 }] }] }""",
+        "$.profiles[0].events[1]: closes frame 1, which is not the innermost open frame")]
+    [InlineData("""{ "shared": { "frames": [{ "name": "a" }] }, "profiles": [{ "type": "evented", "unit": "milliseconds", "events": [{ "type": "O", "frame": 0, "at": 5 }, { "type": "C", "frame": 0, "at": 1 }] }] }""",
+        "$.profiles[0].events[1]: time 1 is before the previous event's 5")]
+    [InlineData("""{ "shared": { "frames": [{ "name": "a" }] }, "profiles": [{ "type": "flame", "unit": "milliseconds" }] }""",
+        "$.profiles[0].type: expected \"evented\" or \"sampled\"")]
+    [InlineData("""{ "shared": { "frames": [{ "name": "a" }] }, "profiles": [{ "type": "sampled", "unit": "parsecs", "samples": [] }] }""",
+        "$.profiles[0].unit: unknown unit \"parsecs\"")]
+    [InlineData("""{ "shared": { "frames": [{ "name": "a" }] }, "profiles": [{ "type": "sampled", "unit": "none", "samples": [[0]], "weights": [] }] }""",
+        "$.profiles[0].weights: expected one weight per sample (1)")]
+    public void Refuses_a_broken_file_saying_where(string json, string error) =>
+        Assert.Equal(error, Assert.Throws<ProfileFormatException>(() => Read(json)).Message);
+
+    [Fact]
+    public void Refuses_a_stack_deeper_than_the_limit_where_it_grows_too_deep()
+    {
+        var events = Enumerable.Range(0, 2_000).Select(i => ('O', 0, (double)i)).ToArray();
+
+        var e = Assert.Throws<ProfileFormatException>(() => Read(File("""{ "name": "r" }""", Evented("milliseconds", events))));
+
+        Assert.Equal("$.profiles[0].events[1024]: stack is deeper than 1024 frames", e.Message);
+    }
+
+    [Fact]
+    public void Refuses_more_stacks_than_the_limit()
+    {
+        var frames = string.Join(",", Enumerable.Range(0, 20).Select(i => $$"""{ "name": "f{{i}}" }"""));
+        var samples = string.Join(",", Enumerable.Range(0, 20).Select(i => $"[{i}]"));
+        var json = File(frames, $$"""{ "type": "sampled", "unit": "none", "samples": [{{samples}}] }""");
+
+        var e = Assert.Throws<ProfileFormatException>(() => Read(json, new ProfileLimits { MaxStacks = 10 }));
+        Assert.EndsWith("more than 10 distinct stacks", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Keeps_a_frame_name_of_markup_as_text_in_one_frame()
+    {
+        var name = JsonSerializer.Serialize(Script + ";a\nb");
+        var json = File($$"""{ "name": "main" }, { "name": {{name}} }""", """{ "type": "sampled", "unit": "none", "samples": [[0, 1]] }""");
+
+        Assert.Equal(["main", Script + ":a b"], FoldedStacks.Frames(Assert.Single(Read(json).Stacks).Key));
+    }
+
+    [Fact]
+    public void Refuses_text_that_is_not_json() =>
+        Assert.StartsWith("not speedscope JSON", Assert.Throws<ProfileFormatException>(() => Read("{ \"shared\": ")).Message, StringComparison.Ordinal);
+}
