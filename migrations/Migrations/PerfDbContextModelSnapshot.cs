@@ -1267,6 +1267,14 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("jsonb")
                         .HasColumnName("declared_targets");
 
+                    b.Property<string>("Disturbance")
+                        .HasColumnType("jsonb")
+                        .HasColumnName("disturbance");
+
+                    b.Property<bool>("Disturbed")
+                        .HasColumnType("boolean")
+                        .HasColumnName("disturbed");
+
                     b.Property<string>("Environment")
                         .IsRequired()
                         .HasColumnType("jsonb")

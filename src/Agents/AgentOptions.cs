@@ -17,6 +17,8 @@ public sealed record AgentOptions
     public string? HostLock { get; init; }
     /// <summary>Suites that may run at once under <see cref="HostLock"/>, each pinned to its own CPU (slot k on CPU k).</summary>
     public int HostSlots { get; init; } = 1;
+    /// <summary>Repeat a round that other processes, steal or throttling disturbed (within the job's repeat budget).</summary>
+    public bool RepeatDisturbed { get; init; } = true;
     public TimeSpan HeartbeatInterval { get; init; } = TimeSpan.FromSeconds(5);
     /// <summary>How harnesses are kept away from the agent: --run-as USER, --sandbox, the token file masked.</summary>
     public Isolation.HarnessIsolation Isolation { get; init; } = PerfService.Agents.Isolation.HarnessIsolation.None;

@@ -39,8 +39,12 @@ public static class AgentCommand
             Description = "Also hand this variable of the agent's environment to harnesses (repeatable), e.g. PERF_BENCH_PG; none is passed otherwise beyond PATH, toolchain variables and PERF_SLOWDOWN",
             AllowMultipleArgumentsPerToken = false,
         };
+        var noRepeat = new Option<bool>("--no-repeat-disturbed")
+        {
+            Description = "Post a round that other processes, CPU steal or throttling disturbed as it is (marked) instead of repeating it",
+        };
         var command = new Command("agent", "Run the benchmark agent")
-            { server, token, tokenFile, profile, workdir, name, once, wait, cpus, profiles, hostLock, hostSlots, runAs, sandbox, passEnv };
+            { server, token, tokenFile, profile, workdir, name, once, wait, cpus, profiles, hostLock, hostSlots, runAs, sandbox, passEnv, noRepeat };
         command.SetAction(async (parseResult, ct) =>
         {
             var error = parseResult.InvocationConfiguration.Error;
@@ -85,6 +89,7 @@ public static class AgentCommand
                 HostLock = parseResult.GetValue(hostLock),
                 HostSlots = Math.Clamp(parseResult.GetValue(hostSlots), 1, Environment.ProcessorCount),
                 Isolation = isolation,
+                RepeatDisturbed = !parseResult.GetValue(noRepeat),
             };
             var passed = new Dictionary<string, string?>(options.HarnessEnvironment);
             foreach (var variable in parseResult.GetValue(passEnv) ?? [])

@@ -50,6 +50,23 @@ public static class JobPlan
         return steps;
     }
 
+    /// <summary>Harness runs a job may add to repeat disturbed rounds: half its planned runs (at least one), so a
+    /// disturbed machine makes a job at most half as long again rather than never ending.</summary>
+    public static int DisturbedRepeats(IReadOnlyList<JobStep> steps) => Math.Max(1, steps.Count / 2);
+
     public static IReadOnlyList<string> Args(SuiteDeclaration suite, bool quick) =>
         quick && suite.QuickArgs is { } quickArgs ? quickArgs : suite.Args;
+}
+
+/// <summary>The repeats of disturbed rounds a job has left.</summary>
+public sealed class RepeatBudget(int repeats)
+{
+    public int Left { get; private set; } = repeats;
+
+    public bool TryTake()
+    {
+        if (Left <= 0) return false;
+        Left--;
+        return true;
+    }
 }

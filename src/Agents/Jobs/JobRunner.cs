@@ -6,6 +6,7 @@ using PerfService.Agents.Spool;
 using PerfService.Agents.Suites;
 using PerfService.Agents.Worker;
 using PerfService.Core.Contracts;
+using PerfService.Core.Disturbances;
 using PerfService.Core.Suites;
 using static PerfService.Core.Contracts.CommitId;
 
@@ -21,6 +22,7 @@ public sealed partial class JobRunner(
     AgentOptions options, GitWorkspace git, SuiteRunners runners, RunSpool spool, RunDelivery delivery, TimeProvider clock,
     ProcessRunner processes, SuiteRunners profilers, PerfServiceClient client)
 {
+    private readonly DisturbanceProbe _probe = new();
     private sealed record Side(RunRole Role, string Commit, string Tree, SuiteManifest? Manifest, string? ManifestError)
     {
         public DateTimeOffset? CommittedAt { get; init; }
@@ -52,11 +54,12 @@ public sealed partial class JobRunner(
             }
             var steps = JobPlan.Build(job, JobPlan.SelectSuites(job, head.Manifest ?? throw new JobFailedException(head.ManifestError!)));
             var failedSuites = new HashSet<string>(StringComparer.Ordinal);
+            var repeats = new RepeatBudget(options.RepeatDisturbed ? JobPlan.DisturbedRepeats(steps) : 0);
             foreach (var step in steps.Where(s => !failedSuites.Contains(s.Suite)))
             {
                 try
                 {
-                    await RunStepAsync(job, identity, step, sides[step.Role], workspace, log, ct);
+                    await RunStepAsync(job, identity, step, sides[step.Role], workspace, repeats, log, ct);
                 }
                 catch (JobFailedException e)
                 {
@@ -134,7 +137,8 @@ public sealed partial class JobRunner(
         }
     }
 
-    private async Task RunStepAsync(JobAssignment job, AgentIdentity identity, JobStep step, Side side, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
+    private async Task RunStepAsync(JobAssignment job, AgentIdentity identity, JobStep step, Side side, HarnessWorkspace workspace,
+        RepeatBudget repeats, JobLog log, CancellationToken ct)
     {
         var suite = side.Manifest?.Suites.FirstOrDefault(s => s.Name == step.Suite);
         if (suite is null)
@@ -148,20 +152,8 @@ public sealed partial class JobRunner(
         var load = MachineDetector.ReadLoadAverage();
         using var hostLock = options.HostLock is null ? null : await HostLock.AcquireAsync(options.HostLock, options.HostSlots, log.Note, ct);
         var run = NewRun(job, suite, step, side, workspace, identity, load, hostLock, log);
-        var started = clock.GetUtcNow();
-        SuiteOutput output;
-        try
-        {
-            output = await runners.For(suite.Harness).RunAsync(run, ct);
-        }
-        catch (Exception e) when (e is ProcessStartException or InvalidOperationException or IOException)
-        {
-            throw new JobFailedException($"suite {step.Suite} ({step.Role.Name()}, round {step.Round}): {e.Message}");
-        }
-        var finished = clock.GetUtcNow();
         var what = $"suite {step.Suite} ({step.Role.Name()}, round {step.Round})";
-        var parsed = ResultCheck.Check(what, output, TimeSpan.FromSeconds(suite.TimeoutSeconds));
-        log.Note($"{what}: {parsed.Results.Count} results in {(finished - started).TotalSeconds:0.0} s");
+        var (output, started, finished, disturbance) = await RunMeasuredAsync(what, suite, run, repeats, log, ct);
 
         var metadata = new RunMetadata
         {
@@ -185,6 +177,7 @@ public sealed partial class JobRunner(
             Environment = identity.RunEnvironment(load, MachineDetector.ReadGovernor(), options.Cpus),
             StartedAt = started,
             FinishedAt = finished,
+            Disturbance = disturbance,
         };
         await SpoolAndPostAsync(step.IdempotencyKey(job.JobId), metadata, output, log, ct);
     }
@@ -207,6 +200,55 @@ public sealed partial class JobRunner(
             Writable = [.. workspace.Writable, Scratch(job)],
         };
     }
+
+    /// <summary>
+    /// Runs the harness while <see cref="DisturbanceProbe"/> watches the machine. A disturbed run is repeated at once,
+    /// in the same round slot and on the same side (so base and head stay balanced in the ABBA order), while the job's
+    /// repeat budget lasts; the least disturbed attempt is the one posted, marked disturbed if every attempt was.
+    /// </summary>
+    private async Task<(SuiteOutput Output, DateTimeOffset Started, DateTimeOffset Finished, Disturbance? Disturbance)> RunMeasuredAsync(
+        string what, SuiteDeclaration suite, SuiteRun run, RepeatBudget repeats, JobLog log, CancellationToken ct)
+    {
+        var cpus = LoadFiles.ParseCpuList(run.Cpus);
+        (SuiteOutput Output, DateTimeOffset Started, DateTimeOffset Finished, Disturbance? Disturbance)? best = null;
+        var attempt = 0;
+        while (true)
+        {
+            attempt++;
+            var meter = new DisturbanceMeter(cpus);
+            var started = clock.GetUtcNow();
+            SuiteOutput output;
+            try
+            {
+                output = await _probe.MeasureAsync(meter, cpus, () => runners.For(suite.Harness).RunAsync(run, ct));
+            }
+            catch (Exception e) when (e is ProcessStartException or InvalidOperationException or IOException)
+            {
+                throw new JobFailedException($"{what}: {e.Message}");
+            }
+            var finished = clock.GetUtcNow();
+            var parsed = ResultCheck.Check(what, output, TimeSpan.FromSeconds(suite.TimeoutSeconds));
+            var disturbance = meter.Result();
+            log.Note($"{what}: {parsed.Results.Count} results in {(finished - started).TotalSeconds:0.0} s{Said(disturbance)}");
+            if (best is null || Less(disturbance, best.Value.Disturbance)) best = (output, started, finished, disturbance);
+            if (disturbance is not { Disturbed: true }) break;
+            if (!repeats.TryTake())
+            {
+                log.Note($"warning: {what} stayed disturbed after {attempt} attempt(s) and the job's repeats are spent; posted marked as disturbed");
+                break;
+            }
+            log.Note($"{what}: repeating the disturbed round ({repeats.Left} repeat(s) left in this job)");
+        }
+        var posted = best!.Value;
+        return posted with { Disturbance = posted.Disturbance is { } d ? d with { Attempts = attempt } : null };
+    }
+
+    private static string Said(Disturbance? d) =>
+        d is null ? "" : DisturbanceRule.Describe(d) is { } why ? $"; disturbed: {why}" : $"; other processes used {d.OtherCpuShare:0%} of its cores";
+
+    /// <summary>Undisturbed beats disturbed; between two disturbed attempts, the one others used less CPU in.</summary>
+    private static bool Less(Disturbance? a, Disturbance? b) =>
+        b is not null && (a is null || (!a.Disturbed && b.Disturbed) || (a.Disturbed == b.Disturbed && a.OtherCpuShare + a.StealShare < b.OtherCpuShare + b.StealShare));
 
     private async Task SpoolAndPostAsync(string key, RunMetadata metadata, SuiteOutput output, JobLog log, CancellationToken ct)
     {

@@ -86,6 +86,32 @@ public sealed record RunMetadata
     public IReadOnlyDictionary<string, string>? Environment { get; init; }
     public DateTimeOffset? StartedAt { get; init; }
     public DateTimeOffset? FinishedAt { get; init; }
+    /// <summary>What else used the machine while this round ran, as the agent measured it (null: not measured).</summary>
+    public Disturbance? Disturbance { get; init; }
 }
 
 public sealed record RunCreated(long RunId, bool Duplicate, int Benchmarks, int Results);
+
+/// <summary>
+/// What disturbed one round, measured by the agent around the harness run. Shares are of the CPU capacity the suite
+/// had (<paramref name="SuiteCores"/> cores for the round's wall time). <paramref name="Disturbed"/> is the agent's
+/// decision (see docs/agents.md); <paramref name="Attempts"/> counts the harness runs of this round slot (more than 1:
+/// the earlier ones were disturbed and repeated; the least disturbed one was posted).
+/// </summary>
+/// <param name="OtherCpuShare">CPU time of processes outside the suite's process tree, as a share of the suite's cores.</param>
+/// <param name="StealShare">Time the hypervisor gave the suite's CPUs to other guests.</param>
+/// <param name="OtherRunnable">Mean runnable tasks beyond the suite's own (from procs_running).</param>
+/// <param name="LoadAverage">Mean 1-minute load average over the round.</param>
+/// <param name="FrequencyRatio">Mean current/maximum frequency of the suite's CPUs, where cpufreq is exposed.</param>
+/// <param name="ThrottleEvents">Thermal throttling events on the suite's CPUs during the round, where exposed.</param>
+public sealed record Disturbance(
+    bool Disturbed,
+    int Attempts,
+    double Seconds,
+    int SuiteCores,
+    double OtherCpuShare,
+    double StealShare,
+    double OtherRunnable,
+    double? LoadAverage = null,
+    double? FrequencyRatio = null,
+    long? ThrottleEvents = null);

@@ -97,6 +97,10 @@ public static class CommentRenderer
             sb.Append("Still benchmarking on ").AppendJoin(", ", report.PendingProfiles.Select(MarkdownText.Code))
                 .Append(": this comment is updated when they finish.\n\n");
 
+        // Profile names come from the service's configuration, the text from DisturbedChoice: no user data.
+        foreach (var d in report.Disturbances)
+            sb.Append("_").Append(MarkdownText.Code(d.Profile)).Append(": ").Append(d.Said).Append("._\n\n");
+
         sb.Append("Head ").Append(MarkdownText.Code(Short(report.HeadCommit)));
         if (report.BaseCommit is { } baseCommit) sb.Append(" compared with base ").Append(MarkdownText.Code(Short(baseCommit)));
         if (url is not null) sb.Append(" · [Open in the PerfService dashboard](").Append(url).Append(')');

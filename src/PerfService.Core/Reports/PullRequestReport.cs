@@ -23,6 +23,8 @@ public sealed partial record PullRequestReport
     public string? HistoryBranch { get; init; }
     public IReadOnlyList<ReportRow> Rows { get; init; } = [];
     public IReadOnlyList<ReportTarget> Targets { get; init; } = [];
+    /// <summary>Profiles whose rounds were disturbed (other processes, steal, throttling), and what was done about it.</summary>
+    public IReadOnlyList<ReportDisturbance> Disturbances { get; init; } = [];
 }
 
 /// <summary>One benchmark × measure × profile comparison of head against base.</summary>
@@ -81,3 +83,6 @@ public sealed record ReportTarget
     public string? Detail { get; init; }
     public bool Acknowledged { get; init; }
 }
+
+/// <summary>What a profile's rounds met: "1 round left out as disturbed (other processes used 85% of a core)".</summary>
+public sealed record ReportDisturbance(string Profile, string Said);

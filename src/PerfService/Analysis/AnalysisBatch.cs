@@ -9,7 +9,7 @@ using PerfService.Hosting.Telemetry;
 namespace PerfService.Analysis;
 
 /// <summary>What one analysis did with one run.</summary>
-/// <param name="Outcome">"analysed", or why the run's series were left alone ("not_default_branch", "profile_mismatch").</param>
+/// <param name="Outcome">"analysed", or why the run's series were left alone ("not_default_branch", "profile_mismatch", "disturbed").</param>
 public sealed record RunAnalysed(long RunId, DateTimeOffset StoredAt, int Series, string Outcome);
 
 /// <summary>A waiting run a consumer holds, with the trace context of the ingest that queued it.</summary>
@@ -110,6 +110,14 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
             {
                 logger.LogInformation("Run {RunId} is a profile mismatch: left out of change-point detection", run.Id);
                 analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, 0, "profile_mismatch"));
+                continue;
+            }
+            // A disturbed round on a profile where disturbance is the exception (decided at ingest, see
+            // DisturbedRounds.LeaveOutOfSeries) would read as a step: it stays out, like the series reads leave it out.
+            if (run.Disturbed)
+            {
+                logger.LogInformation("Run {RunId} was disturbed: left out of change-point detection", run.Id);
+                analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, 0, "disturbed"));
                 continue;
             }
             // Every result the series reads hold (a value), so that what arrives and what is read agree.

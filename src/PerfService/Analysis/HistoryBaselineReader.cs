@@ -65,7 +65,7 @@ public sealed class HistoryBaselineReader(NpgsqlDataSource dataSource)
                 FROM results r JOIN runs ru ON ru.id = r.run_id
                 WHERE r.benchmark_id = k.benchmark_id AND r.measure_id = k.measure_id AND r.profile_id = $3 AND r.branch_id = $4
                   AND r.series_at <= coalesce($5, 'infinity'::timestamptz) AND r.value IS NOT NULL AND r.error IS NULL
-                  AND ru.pull_request IS NULL AND ru.role = '{RunRole.Head.Name()}' AND (NOT ru.profile_mismatch OR $7)
+                  AND ru.pull_request IS NULL AND ru.role = '{RunRole.Head.Name()}' AND (NOT ru.profile_mismatch OR $7) AND NOT ru.disturbed
                 ORDER BY r.series_at DESC, r.run_id DESC
                 LIMIT $6) h
             """);

@@ -34,7 +34,7 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
                 WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $3 AND r.branch_id = $4 AND r.value IS NOT NULL
                 ORDER BY r.series_at, r.run_id) r
             JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
-            WHERE ($5 OR NOT ru.profile_mismatch) AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($6))
+            WHERE ($5 OR NOT ru.profile_mismatch) AND NOT ru.disturbed AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($6))
             ORDER BY k.b, k.m, r.series_at, r.run_id
             """);
         foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId, includeProfileMismatch, including })
@@ -66,7 +66,7 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
              WHERE r.benchmark_id = k.b AND r.measure_id = k.m AND r.profile_id = $4 AND r.branch_id = $5
                AND r.value IS NOT NULL AND r.series_at > k.at)) t
         JOIN runs ru ON ru.id = t.run_id JOIN commits cm ON cm.id = ru.commit_id
-        WHERE ($7 OR NOT ru.profile_mismatch) AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($8))
+        WHERE ($7 OR NOT ru.profile_mismatch) AND NOT ru.disturbed AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($8))
         """;
 
     /// <summary>

@@ -19,6 +19,7 @@ public static class DashboardApi
         api.MapGet("/projects/{slug}/series", SeriesEndpoint.Get).WithSummary("Get a benchmark's history on a branch, one line per profile")
             .WithDescription(SeriesOpenApi.Description).AddOpenApiOperationTransformer(SeriesOpenApi.DescribeResponsesAsync);
         api.MapGet("/projects/{slug}/compare", CompareEndpoint.Get).WithSummary("Compare two commits or runs benchmark by benchmark");
+        api.MapGet("/projects/{slug}/disturbance", DisturbanceEndpoint.Get).WithSummary("Get what disturbed a profile's latest measured runs, oldest first");
 
         return api;
     }

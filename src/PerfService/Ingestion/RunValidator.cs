@@ -28,6 +28,23 @@ public static class RunValidator
             Require(!NulText.In(key) && !NulText.In(value), $"environment['{NulText.Show(key)}']", NulText.Rule);
         foreach (var target in m.Targets ?? [])
             Require(!NulText.In(target.Name) && !NulText.In(target.Benchmark), "targets", NulText.Rule);
+        if (m.Disturbance is { } d) ValidateDisturbance(d);
+    }
+
+    /// <summary>An agent's measurement of its round, bounded like any other input: shares between 0 and 1, counts and
+    /// durations finite and within what a machine can report.</summary>
+    private static void ValidateDisturbance(Disturbance d)
+    {
+        static bool Within(double? x, double max) => x is not { } v || (double.IsFinite(v) && v >= 0 && v <= max);
+        Require(d.Attempts is >= 1 and <= 100, "disturbance.attempts", "must be between 1 and 100");
+        Require(Within(d.Seconds, 7 * 24 * 3600), "disturbance.seconds", "must be a finite number of seconds between 0 and a week");
+        Require(d.SuiteCores is >= 1 and <= 16384, "disturbance.suiteCores", "must be between 1 and 16384");
+        Require(Within(d.OtherCpuShare, 1), "disturbance.otherCpuShare", "must be a finite share between 0 and 1");
+        Require(Within(d.StealShare, 1), "disturbance.stealShare", "must be a finite share between 0 and 1");
+        Require(Within(d.OtherRunnable, 1e6), "disturbance.otherRunnable", "must be a finite number between 0 and 1000000");
+        Require(Within(d.LoadAverage, 1e6), "disturbance.loadAverage", "must be a finite number between 0 and 1000000");
+        Require(Within(d.FrequencyRatio, 10), "disturbance.frequencyRatio", "must be a finite ratio between 0 and 10");
+        Require(d.ThrottleEvents is null or >= 0 and <= 1_000_000_000_000, "disturbance.throttleEvents", "must be between 0 and 10^12");
     }
 
     /// <summary>What the harness files said, checked like the metadata: the field at fault is named with its benchmark.</summary>

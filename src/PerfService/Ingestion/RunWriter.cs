@@ -1,6 +1,7 @@
 using System.Data;
 using System.Text.Json;
 using Npgsql;
+using PerfService.Core.Disturbances;
 using NpgsqlTypes;
 using PerfService.Core.Contracts;
 using PerfService.Core.Results;
@@ -70,17 +71,20 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
                 : await AgentOfPosterAsync(conn, m.Agent, w.Poster, ct);
 
             var environment = Environment(w);
+            var leftOut = m.Disturbance?.Disturbed == true && await LeaveOutOfSeriesAsync(conn, w.ProjectId, w.ProfileId, ct);
             var runId = await ScalarAsync<long>(conn, """
                 INSERT INTO runs (project_id, commit_id, branch_id, pull_request, base_commit_id, profile_id, agent_id, job_id, suite_id,
                                   role, round, format, profile_mismatch, environment, environment_fingerprint, idempotency_key,
-                                  started_at, finished_at, created_at, result_count, failed_count, declared_targets)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19, $20, $21, $22::jsonb)
+                                  started_at, finished_at, created_at, result_count, failed_count, declared_targets, disturbed, disturbance)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15, $16, $17, $18, $19, $20, $21, $22::jsonb,
+                        $23, $24::jsonb)
                 RETURNING id
                 """, ct, w.ProjectId, commitId, branchId, m.PullRequest, baseCommitId, w.ProfileId, agentId, m.JobId, suiteId,
                 role.Name(), m.Round ?? 0, w.Parsed.Format, m.ProfileMismatch, JsonSerializer.Serialize(environment),
                 EnvironmentFingerprint.Compute(environment), w.IdempotencyKey, m.StartedAt, m.FinishedAt ?? now, now,
                 w.Parsed.Results.Count, w.Parsed.Results.Count(r => r.Failed),
-                m.Targets is { Count: > 0 } declared ? JsonSerializer.Serialize(declared, Core.Suites.SuiteManifest.Json) : null);
+                m.Targets is { Count: > 0 } declared ? JsonSerializer.Serialize(declared, Core.Suites.SuiteManifest.Json) : null,
+                leftOut, m.Disturbance is { } d ? JsonSerializer.Serialize(d, JsonSerializerOptions.Web) : null);
 
             // A result's key is built from its name, parameters and job: build each once.
             var keys = w.Parsed.Results.Select(r => r.Key).ToArray();
@@ -108,6 +112,18 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
     private static Task<long?> AgentOfPosterAsync(NpgsqlConnection conn, string? name, RunPoster poster, CancellationToken ct) =>
         name is null ? Task.FromResult<long?>(null)
             : ScalarAsync<long?>(conn, "SELECT id FROM agents WHERE name = $1 AND ($2 OR token_id = $3)", ct, name, poster.Admin && poster.ProjectId is null, poster.TokenId);
+
+    /// <summary>Whether a disturbed run stays out of change points and baselines (<see cref="DisturbedRounds.LeaveOutOfSeries"/>),
+    /// from the profile's measured runs among the project's 50 latest (a bounded read of the project's newest-runs index).</summary>
+    private static async Task<bool> LeaveOutOfSeriesAsync(NpgsqlConnection conn, long projectId, long profileId, CancellationToken ct)
+    {
+        var counts = await ScalarAsync<int[]>(conn, """
+            SELECT ARRAY[count(*) FILTER (WHERE (r.disturbance->>'disturbed')::boolean), count(*)]::int[]
+            FROM (SELECT profile_id, disturbance FROM runs WHERE project_id = $1 ORDER BY created_at DESC LIMIT 50) r
+            WHERE r.profile_id = $2 AND r.disturbance IS NOT NULL
+            """, ct, projectId, profileId);
+        return DisturbedRounds.LeaveOutOfSeries(true, counts[0], counts[1]);
+    }
 
     private static Dictionary<string, string> Environment(RunWrite w)
     {

@@ -42,7 +42,11 @@ public sealed class PullRequestComparisonJob(
         // are checked again so that no row written any other way can feed the verdict.
         var runs = await db.Runs.AsNoTracking()
             .Where(r => r.JobId != null && attemptIds.Contains(r.JobId.Value) && r.ProjectId == job.ProjectId && r.ProfileId == job.ProfileId)
-            .Select(r => new { r.Id, r.Role }).ToListAsync(ct);
+            .Select(r => new { r.Id, r.Role, r.Disturbance }).ToListAsync(ct);
+        // Disturbed rounds are left out when both sides keep enough undisturbed ones (the report says which, see
+        // PullRequestDisturbance); otherwise every round is used.
+        var disturbed = PullRequestDisturbance.Choose(runs.Select(r => (r.Id, r.Role, r.Disturbance)));
+        runs = runs.Where(r => !disturbed.LeftOut.Contains(r.Id)).ToList();
         var results = await RunResults.LoadAsync(db, runs.Select(r => r.Id).ToList(), ct);
         var roleOf = runs.ToDictionary(r => r.Id, r => r.Role);
         var mainBranch = await db.Branches.AsNoTracking().Where(b => b.ProjectId == project.Id && b.Name == project.DefaultBranch)

@@ -63,6 +63,7 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
             orderby r.Round descending
             select new { t.Name, t.Outcome, t.Detail, r.ProfileId }).ToListAsync(ct);
 
+        var disturbances = await PullRequestDisturbance.ReadAsync(db, jobs, judged, profiles, ct);
         var publicUrl = dashboard.Value.PublicUrl?.TrimEnd('/');
         var figures = await PullRequestHistory.ReadAsync(db, projectId, project.DefaultBranch,
             verdicts.Where(x => x.v.Outcome == Outcome.Regression)
@@ -86,6 +87,7 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
                 .Select(j => profiles[j.ProfileId]).Order().ToList(),
             AwaitingApprovalLabel = latest.Any(j => j.State == JobState.AwaitingApproval) ? project.ApprovalLabel : null,
             HistoryBranch = project.DefaultBranch,
+            Disturbances = disturbances,
             Rows = verdicts.Select(x => new ReportRow
             {
                 ExplorerPath = ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId]),

@@ -3,7 +3,15 @@ namespace PerfService.Runs;
 public sealed record RunDto(
     long Id, string Project, string Commit, string? Branch, int? PullRequest, string? BaseCommit, string Profile, string? Agent,
     long? JobId, string Suite, string Role, int Round, string Format, bool ProfileMismatch, string? EnvironmentFingerprint,
-    DateTimeOffset CreatedAt);
+    DateTimeOffset CreatedAt)
+{
+    /// <summary>What the agent measured around the round; null when it measured nothing.</summary>
+    public Core.Contracts.Disturbance? Disturbance { get; init; }
+    /// <summary>What disturbed it, in words ("other processes used 85% of a core"); null when nothing did.</summary>
+    public string? DisturbedBy { get; init; }
+    /// <summary>Left out of change points and history baselines as disturbed.</summary>
+    public bool LeftOutAsDisturbed { get; init; }
+}
 
 public sealed record ResultDto(
     string Benchmark, string Name, string Parameters, string? Job, string Measure, string Unit, string Direction,

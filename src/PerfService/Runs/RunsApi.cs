@@ -28,9 +28,11 @@ public static class RunsApi
         var run = await db.Runs.AsNoTracking().Where(r => r.Id == id).Select(r => new RunDto(
                 r.Id, r.Project!.Slug, r.Commit!.Sha, r.Branch!.Name, r.PullRequest, r.BaseCommit!.Sha, r.Profile!.Name,
                 r.Agent!.Name, r.JobId, r.Suite!.Name, r.Role.Name(), r.Round,
-                r.Format, r.ProfileMismatch, r.EnvironmentFingerprint, r.CreatedAt))
+                r.Format, r.ProfileMismatch, r.EnvironmentFingerprint, r.CreatedAt) { LeftOutAsDisturbed = r.Disturbed })
             .FirstOrDefaultAsync(ct);
         if (run is null) return TypedResults.NotFound();
+        var measured = PullRequests.PullRequestDisturbance.Read(await db.Runs.Where(r => r.Id == id).Select(r => r.Disturbance).FirstAsync(ct));
+        run = run with { Disturbance = measured, DisturbedBy = measured is null ? null : Core.Disturbances.DisturbanceRule.Describe(measured) };
 
         var results = await (
                 from r in db.Results.AsNoTracking()

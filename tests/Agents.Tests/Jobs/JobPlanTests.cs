@@ -47,4 +47,17 @@ public sealed class JobPlanTests
         Assert.Equal(["--job", "long"], JobPlan.Args(_manifest.Suites[0], quick: false));
         Assert.Empty(JobPlan.Args(_manifest.Suites[1], quick: true));
     }
+
+    [Fact]
+    public void A_job_may_repeat_half_its_planned_harness_runs_and_at_least_one()
+    {
+        var job = Job("base1", 2, "fibers", "rivulet");
+        Assert.Equal(4, JobPlan.DisturbedRepeats(JobPlan.Build(job, JobPlan.SelectSuites(job, _manifest))));
+        var single = Job(null, 1, "fibers");
+        Assert.Equal(1, JobPlan.DisturbedRepeats(JobPlan.Build(single, JobPlan.SelectSuites(single, _manifest))));
+
+        var budget = new RepeatBudget(2);
+        Assert.Equal([true, true, false, false], new[] { budget.TryTake(), budget.TryTake(), budget.TryTake(), budget.TryTake() });
+        Assert.Equal(0, budget.Left);
+    }
 }

@@ -38,12 +38,13 @@ public sealed class AgentEndToEndTests : IDisposable
     private static JobAssignment Job(string head, string? baseCommit = null, int rounds = 1) =>
         new(42, 1, "demo", "", head, baseCommit, "feature", baseCommit is null ? null : 5, [], "ryzen-9950x", rounds, 60, false);
 
-    private Task<int> RunAgentAsync(CancellationToken ct = default)
+    private Task<int> RunAgentAsync(CancellationToken ct = default, bool repeatDisturbed = true)
     {
         var options = new AgentOptions
         {
             Server = _api.Url, Token = "t", Profile = "ryzen-9950x", WorkDir = _dir.Combine("work"), Name = "bench-1", Once = true,
             WaitSeconds = 1, HeartbeatInterval = TimeSpan.FromMilliseconds(100), HarnessEnvironment = _tools.Environment,
+            RepeatDisturbed = repeatDisturbed,
         };
         var console = new AgentConsole(TextWriter.Synchronized(_console), TimeProvider.System);
         var http = AgentFactory.CreateHttpClient(options);
@@ -166,7 +167,8 @@ public sealed class AgentEndToEndTests : IDisposable
             "mkdir -p \"$GOCACHE\" && echo poisoned > \"$GOCACHE/entry\"\n" + $"cat '{_gobench}'\n");
         _api.Enqueue(Job(Commit("outsider")) with { RepositoryUrl = _repo, Untrusted = true });
 
-        Assert.Equal(0, await RunAgentAsync());
+        // One harness run to read the folders from, however busy this machine is.
+        Assert.Equal(0, await RunAgentAsync(repeatDisturbed: false));
 
         var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
         Assert.True(complete.Succeeded, complete.Error);
@@ -208,6 +210,41 @@ public sealed class AgentEndToEndTests : IDisposable
         Assert.Contains("is not a commit id (7 to 40 or 64 hexadecimal digits)", complete.Error);
         Assert.False(File.Exists(marker));
         Assert.False(Directory.Exists(_dir.Combine("work", "repos")));
+    }
+
+    [Theory]
+    [InlineData(true, 2)]
+    [InlineData(false, 1)]
+    public async Task A_round_disturbed_by_busy_loops_beside_the_agent_is_repeated_once_and_posted_marked(bool repeat, int attempts)
+    {
+        if (!File.Exists("/proc/stat")) return; // the agent measures disturbance only where /proc exists
+        var runs = _dir.Combine("runs.txt");
+        _tools.Add("go", $"echo run >> '{runs}'\nsleep 1\ncat '{_gobench}'\n");
+        _api.Enqueue(Job(Commit("head")) with { RepositoryUrl = _repo });
+
+        int exit;
+        using (BusyLoops.Start(Math.Min(Environment.ProcessorCount, 16)))
+            exit = await RunAgentAsync(repeatDisturbed: repeat);
+
+        Assert.Equal(0, exit);
+        // One round, head only: a budget of one repeat; the loops were still running, so the repeat was disturbed too.
+        Assert.Equal(attempts, File.ReadAllLines(runs).Length);
+        var post = Assert.Single(_api.Posts);
+        var d = System.Text.Json.JsonSerializer.Deserialize<RunMetadata>(post.Parts()[0].Text, System.Text.Json.JsonSerializerOptions.Web)!.Disturbance!;
+        Assert.True(d.Disturbed);
+        Assert.Equal(attempts, d.Attempts);
+        Assert.Equal(Environment.ProcessorCount, d.SuiteCores);
+        Assert.True(d.OtherCpuShare >= 0.5, $"the loops used every core the suite had, measured {d.OtherCpuShare:P0}");
+        Assert.True(d.Seconds >= 1);
+        var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
+        Assert.True(complete.Succeeded, complete.Error);
+        var log = string.Join('\n', _api.Heartbeats.SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []).Concat(complete.Log ?? []));
+        Assert.Contains("disturbed: other processes used", log);
+        if (repeat)
+        {
+            Assert.Contains("repeating the disturbed round (0 repeat(s) left in this job)", log);
+            Assert.Contains("stayed disturbed after 2 attempt(s)", log);
+        }
     }
 
     public void Dispose()

@@ -11,7 +11,8 @@ internal static class PullRequestJobs
 
     /// <param name="samples">Generic-JSON output of one run of a role ("head" or "base") and round; null posts no run.</param>
     public static async Task<(long JobId, List<Judged> Verdicts)> RunAsync(PerfServiceApp app, AgentClient agent, string project, string profile,
-        int pullRequest, string head, string @base, Func<string, int, byte[]?> samples, int rounds = 1, int expectedVerdicts = 1)
+        int pullRequest, string head, string @base, Func<string, int, byte[]?> samples, int rounds = 1, int expectedVerdicts = 1,
+        Func<string, int, Disturbance?>? disturbance = null)
     {
         var admin = await app.ClientWithScopesAsync(Scopes.Admin);
         (await admin.PostAsJsonAsync("/api/v1/jobs", new { project, commit = head, baseCommit = @base, pullRequest, profiles = new[] { profile }, rounds }))
@@ -27,6 +28,7 @@ internal static class PullRequestJobs
                 {
                     Project = project, Commit = role == "head" ? job.Commit : job.BaseCommit!, BaseCommit = job.BaseCommit,
                     PullRequest = job.PullRequest, Profile = profile, Agent = null, JobId = job.JobId, Suite = "fibers", Role = role, Round = round,
+                    Disturbance = disturbance?.Invoke(role, round),
                 };
                 var response = await IngestionTests.Post(agent.Http, meta, $"job-{job.JobId}-{role}-{round}", ("results.json", files));
                 Assert.Equal(HttpStatusCode.Created, response.StatusCode);

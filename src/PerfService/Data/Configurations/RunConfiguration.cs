@@ -14,6 +14,7 @@ public class RunConfiguration : IEntityTypeConfiguration<Run>
         b.Property(x => x.Format).HasMaxLength(32);
         b.Property(x => x.Environment).HasColumnType("jsonb");
         b.Property(x => x.DeclaredTargets).HasColumnType("jsonb");
+        b.Property(x => x.Disturbance).HasColumnType("jsonb");
         b.Property(x => x.EnvironmentFingerprint).HasMaxLength(64);
         b.Property(x => x.IdempotencyKey).HasMaxLength(200);
         b.HasOne(x => x.Project).WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);

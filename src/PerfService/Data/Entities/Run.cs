@@ -38,6 +38,13 @@ public class Run
     /// reads leave out points of runs not yet analysed, so a series' state counts exactly the analysed runs' points and
     /// a late point is found among the points an analysis brings, not by counting the whole series.</summary>
     public DateTimeOffset? AnalysedAt { get; set; }
+    /// <summary>The agent found the round disturbed (other processes, steal, throttling) and disturbance is the exception
+    /// on its profile (decided at ingest, <see cref="Core.Disturbances.DisturbedRounds.LeaveOutOfSeries"/>): the run stays
+    /// out of change-point series and history baselines. Pull-request verdicts decide from <see cref="Disturbance"/>.</summary>
+    public bool Disturbed { get; set; }
+    /// <summary>What the agent measured around the round (<see cref="Core.Contracts.Disturbance"/> as JSON); null when
+    /// it measured nothing (results from CI, machines without /proc).</summary>
+    public string? Disturbance { get; set; }
 
     // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
     public Project? Project { get; set; }

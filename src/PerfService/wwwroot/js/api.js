@@ -70,6 +70,7 @@ export const api = {
   verdicts: (id) => get(`/api/v1/runs/${enc(id)}/verdicts`),
   targets: (id) => get(`/api/v1/runs/${enc(id)}/targets`),
   compare: (slug, query) => get(apiUrl(`projects/${enc(slug)}/compare`, query)),
+  disturbance: (slug, profile) => get(apiUrl(`projects/${enc(slug)}/disturbance`, { profile })),
   alerts: (query) => get(apiUrl('alerts', query)),
   alert: (id) => get(`/api/v1/alerts/${enc(id)}`),
   setAlertState: (id, body) => post(`/api/v1/alerts/${enc(id)}/state`, body),

@@ -22,6 +22,8 @@ export function summary(report) {
     profiles.length > 1 ? el('ul', { class: 'profiles' }, profiles.map((p) => el('li', { dataset: { profile: p.profile } },
       el('span', { class: 'mono' }, p.profile), `: ${p.counts.text}`))) : null,
     report.pendingProfiles.length ? el('p', {}, `Still benchmarking on ${report.pendingProfiles.join(', ')}: this page shows what has finished.`) : null,
+    report.disturbances?.length ? el('ul', { id: 'pr-disturbances', class: 'muted' }, report.disturbances.map((d) =>
+      el('li', { dataset: { profile: d.profile } }, el('span', { class: 'mono' }, d.profile), `: ${d.said}.`))) : null,
     el('p', { class: 'muted' }, 'Head ', el('span', { class: 'mono', title: report.headCommit }, shortSha(report.headCommit)),
       report.baseCommit ? [' compared with base ', el('span', { class: 'mono', title: report.baseCommit }, shortSha(report.baseCommit))] : null,
       groups.map((g) => [' · ', el('a', { href: `alerts.html?${new URLSearchParams({ group: g })}` }, `alert group #${g}`)])));

@@ -36,7 +36,19 @@ function facts(r) {
     item('Suite', `${r.suite} (${r.format})`),
     item('Agent', r.agent ?? '–'),
     item('Role', `${r.role}, round ${r.round}`),
+    r.disturbance ? item('Disturbance', disturbance(r)) : null,
     item('Created', fmtTime(r.createdAt)));
+}
+
+// What the agent measured around the round, and what the service did with it.
+function disturbance(r) {
+  const d = r.disturbance;
+  const share = `other processes used ${Math.round(d.otherCpuShare * 100)}% of its ${d.suiteCores} cores, steal ${Math.round(d.stealShare * 100)}%`;
+  const tried = d.attempts > 1 ? `; ${d.attempts} attempts, the least disturbed posted` : '';
+  return el('span', { id: 'run-disturbance', class: d.disturbed ? 'bad' : '' },
+    d.disturbed ? `disturbed: ${r.disturbedBy ?? share}${tried}` : `quiet (${share})${tried}`,
+    r.leftOutAsDisturbed ? ' · left out of change points and baselines' : '', ' · ',
+    el('a', { href: `disturbance.html?${new URLSearchParams({ project: r.project, profile: r.profile })}` }, `${r.profile} over time`));
 }
 
 function summary(verdicts, targets) {
