@@ -80,11 +80,11 @@ public static class BrowserSeed
         var secondHead = await AddSecondProfileAsync(site, ingest, projectId, timeId);
         await site.WithDbAsync(async db =>
         {
-            // Main's latest maps runs: one target passing on one profile and failing on the other, one measured on i7 only.
+            // Main's latest maps runs: one target passing on one profile and failing on the other, one no run measured.
             db.TargetResults.AddRange(
                 new TargetResult { RunId = mainI7, Name = "lookups under 1 µs", Outcome = TargetStatus.Pass, Actual = 0.8, Limit = 1 },
-                new TargetResult { RunId = mainRyzen, Name = "lookups under 1 µs", Outcome = TargetStatus.Fail, Actual = 1.3, Limit = 1 },
-                new TargetResult { RunId = mainI7, Name = "startup under 100 ms", Outcome = TargetStatus.NotMeasured, Limit = 100 });
+                new TargetResult { RunId = mainRyzen, Name = "lookups under 1 µs", Outcome = TargetStatus.Fail, Actual = 1.3, Limit = 1 });
+            db.TargetResults.AddRange(Unmeasured(mainI7, [StartupTarget]));
             await db.SaveChangesAsync();
             return 0;
         });
@@ -101,8 +101,11 @@ public static class BrowserSeed
         new() { Name = "trie scans under 1 ms", Benchmark = "*TrieScan*", Op = "<", Value = 1, Unit = "ms" },
     ];
 
-    private static IEnumerable<TargetResult> Unmeasured(long run) =>
-        TargetEvaluator.Evaluate(UnmeasuredTargets, HistorySeed.ParsedGo(1).Results)
+    /// <summary>A target of main's maps suite whose benchmark the suite does not have.</summary>
+    public static readonly TargetDeclaration StartupTarget = new() { Name = "startup under 100 ms", Benchmark = "BenchmarkStartup*", Op = "<", Value = 100, Unit = "ms" };
+
+    private static IEnumerable<TargetResult> Unmeasured(long run, TargetDeclaration[]? targets = null) =>
+        TargetEvaluator.Evaluate(targets ?? UnmeasuredTargets, HistorySeed.ParsedGo(1).Results)
             .Select(o => new TargetResult { RunId = run, Name = o.Target.Name, Outcome = o.Status, Limit = o.Limit, Detail = o.Reason });
 
     /// <summary>Pull request 7 on ryzen-9950x: no regression there, one improvement, and only unmeasured targets.</summary>
@@ -171,7 +174,9 @@ public static class BrowserSeed
                     ChangeCiUpper = change + 0.02,
                     PValue = outcome == Outcome.NoChange ? 0.4 : 0.001,
                     AdjustedPValue = outcome == Outcome.NoChange ? 0.6 : 0.004,
-                    Threshold = 0.05,
+                    // One regression cleared a margin widened by its series' noise: the pages show both figures.
+                    NoChangeMargin = 0.05,
+                    Threshold = change == 0.09 ? 0.06 : 0.05,
                     BaseSamples = 20,
                     HeadSamples = 20,
                     CreatedAt = DateTimeOffset.UtcNow,

@@ -33,15 +33,19 @@ public class PullRequestPageTests(DashboardSite site)
         Assert.All(perProfile, line => Assert.Contains($"- {line}", lines));
         Assert.Equal((CommitStatusState.Failure, "failure"), (report.Check.State, b.WaitFor("#pr-summary .verdict .badge").Text));
 
-        // The changes of every profile, largest regression first, with the interval and no p column.
+        // The changes of every profile, largest regression first, with the interval, the margin and no p column.
         var changes = Rows("#changes");
         var expected = report.Rows.Where(r => r.Outcome is Outcome.Regression or Outcome.Improvement).ToList();
         Assert.Equal(expected.Count, changes.Count);
         Assert.Equal(expected.Select(r => r.Profile).Distinct().Order(), changes.Select(r => Cells(r)[2]).Distinct().Order());
-        Assert.Equal(["Benchmark", "Measure", "Profile", "Base", "Head", "Change", "Change interval", "Outcome"],
+        Assert.Equal(["Benchmark", "Measure", "Profile", "Base", "Head", "Change", "Change interval", "Margin", "Outcome"],
             b.Driver.FindElements(By.CssSelector("#changes thead th")).Select(th => th.Text));
-        Assert.Equal(["+21.0%", "[+19.0%, +23.0%]", "regression"], Cells(changes.First())[5..]);
-        Assert.Equal(["regression", "regression", "improvement", "improvement"], changes.Select(r => Cells(r)[7]));
+        Assert.Equal(["+21.0%", "[+19.0%, +23.0%]", "±5%", "regression"], Cells(changes.First())[5..]);
+        Assert.Equal(["regression", "regression", "improvement", "improvement"], changes.Select(r => Cells(r)[8]));
+        // The margins are the comment's, the widened one with both its figures.
+        Assert.Equal(expected.Select(r => ValueFormat.Margin(r.NoChangeMargin, r.Threshold)).Order(), changes.Select(r => Cells(r)[7]).Order());
+        Assert.Contains("±5% / ±6%", changes.Select(r => Cells(r)[7]));
+        Assert.Contains("| ±5% / ±6% |", comment);
 
         // The rest is folded as in the comment; the targets no run measured are one line saying how many and why.
         var others = b.WaitFor("#pr-others");
@@ -55,7 +59,7 @@ public class PullRequestPageTests(DashboardSite site)
             b.WaitFor("#unmeasured-targets summary").Text);
         Assert.Equal(["writes under 20 µs", "i7-4790k", "fail", "p50 23.4 µs > 20 µs"], Cells(Rows("#failed-targets").Single()));
         var quiet = report.Rows.Where(r => r.Outcome is Outcome.NoChange or Outcome.Inconclusive).Select(r => r.Outcome == Outcome.NoChange ? "no change" : "inconclusive");
-        Assert.Equal(quiet.Order(), Rows("#other-rows").Select(r => Cells(r)[7]).Order());
+        Assert.Equal(quiet.Order(), Rows("#other-rows").Select(r => Cells(r)[8]).Order());
 
         // Then the runs: each profile's latest head run first.
         var runs = b.WaitFor("#pr-runs");

@@ -3,7 +3,7 @@
 import { el, shortSha, fmtNumber, fmtPercent, badge, outcomeKinds } from '../dom.js';
 import { dataTable } from '../table.js';
 import { word } from '../words.js';
-import { changeInterval } from './run-view.js';
+import { changeInterval, marginColumn } from './run-view.js';
 import { unmeasuredLine } from './unmeasured.js';
 
 const pct = (v) => (v === null || v === undefined ? null : v * 100);
@@ -59,7 +59,7 @@ export function targetsAndOthers(report) {
 const benchmark = (r) => [r.explorerPath ? el('a', { href: r.explorerPath }, r.benchmark) : r.benchmark,
   r.baselineFromHistory ? ' †' : null, r.outcome === 'Regression' && r.acknowledged ? el('span', { class: 'muted' }, ' (acknowledged)') : null];
 
-// One column per figure the comment shows, bar the p-value (see run-view.js): a margin or another interval goes here.
+// One column per figure the comment shows, bar the p-value (see run-view.js).
 const rowColumns = [
   { key: 'benchmark', label: 'Benchmark', value: (r) => r.benchmark, render: benchmark },
   { key: 'measure', label: 'Measure', value: (r) => r.measure },
@@ -68,6 +68,7 @@ const rowColumns = [
   { key: 'head', label: 'Head', class: 'num', value: (r) => r.headValue, render: (r) => fmtNumber(r.headValue, r.unit) },
   { key: 'change', label: 'Change', class: 'num', value: (r) => r.change, render: (r) => fmtPercent(pct(r.change)) },
   { key: 'ci', label: 'Change interval', class: 'num', value: (r) => r.changeCiLower, render: (r) => changeInterval(r.changeCiLower, r.changeCiUpper) },
+  marginColumn,
 ];
 const outcomeColumn = { key: 'outcome', label: 'Outcome', value: (r) => r.outcome, render: (r) => badge(r.outcome, outcomeKinds) };
 const reasonColumn = { key: 'outcome', label: 'Outcome', value: (r) => r.outcome,
