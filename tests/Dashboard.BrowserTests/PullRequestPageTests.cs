@@ -71,6 +71,25 @@ public class PullRequestPageTests(DashboardSite site)
         b.Screenshot("pull-request");
     }
 
+    [Fact]
+    public async Task Results_a_ci_job_submitted_have_a_section_of_their_own_apart_from_the_agents_verdict()
+    {
+        var report = (await site.Http().GetFromJsonAsync<PullRequestReport>("/api/v1/projects/demo/pulls/7/report", Json))!;
+        var submitted = report.Submitted!;
+        var b = site.Browser;
+        b.Open(site.Url("/pr.html?project=demo&pr=7"));
+        var section = b.WaitFor("#pr-submitted");
+        Assert.True(Before("#pr-summary", "#pr-submitted"), "the agents' verdict comes first");
+        Assert.Equal("Submitted from CI", section.FindElement(By.TagName("h2")).Text);
+        Assert.Contains("not measured by PerfService’s agents: they do not count in the verdict above (status perfservice/demo/submitted).", section.Text);
+        Assert.Equal($"success {submitted.Summary.Total.Text} · head {submitted.HeadCommit[..10]}", section.FindElement(By.CssSelector(".verdict")).Text);
+        Assert.Equal(["-50.0%", "[-52.0%, -48.0%]", "±5%", "improvement"], Cells(Rows("#submitted-changes").Single())[5..]);
+        // The agents' verdict is the same as without it: the page's headline is the comment's, which counts no submitted row.
+        Assert.Equal("2 regressions, 2 improvements, 4 unchanged, 1 inconclusive, 1 failed target", b.WaitFor("#pr-summary .verdict strong").Text);
+        Assert.Empty(b.Errors());
+        b.Screenshot("pull-request-submitted");
+    }
+
     private IReadOnlyList<IWebElement> Rows(string table) => site.Browser.Driver.FindElements(By.CssSelector($"{table} tbody tr"));
 
     private static string[] Cells(IWebElement row) => [.. row.FindElements(By.TagName("td")).Select(td => td.Text)];
