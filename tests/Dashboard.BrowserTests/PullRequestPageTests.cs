@@ -87,6 +87,7 @@ public class PullRequestPageTests(DashboardSite site)
         // The agents' verdict is the same as without it: the page's headline is the comment's, which counts no submitted row.
         Assert.Equal("2 regressions, 2 improvements, 4 unchanged, 1 inconclusive, 1 failed target", b.WaitFor("#pr-summary .verdict strong").Text);
         Assert.Empty(b.Errors());
+        ((IJavaScriptExecutor)b.Driver).ExecuteScript("arguments[0].scrollIntoView()", section);
         b.Screenshot("pull-request-submitted");
     }
 
