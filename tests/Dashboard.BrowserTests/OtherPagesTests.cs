@@ -36,9 +36,12 @@ public class OtherPagesTests(DashboardSite site)
         Assert.Equal("maps", lookups[0]);
         Assert.StartsWith("pass", lookups[2]);
         Assert.StartsWith("fail", lookups[3]);
-        var startup = Cells("startup under 100 ms");
-        Assert.StartsWith("not measured", startup[2]);
-        Assert.Equal("–", startup[3]);
+        // A target no profile measured is no row of its own: one line under the table says how many and why.
+        Assert.Empty(table.FindElements(By.CssSelector($"tbody tr[data-target='{BrowserSeed.StartupTarget.Name}']")));
+        var unmeasured = b.WaitFor("article.card[data-project='demo'] details.unmeasured");
+        Assert.Equal("1 target not measured: no result matches the benchmarks they name.", unmeasured.FindElement(By.TagName("summary")).Text);
+        unmeasured.FindElement(By.TagName("summary")).Click();
+        Assert.StartsWith($"{BrowserSeed.StartupTarget.Name} — no time result matches 'BenchmarkStartup*'", unmeasured.FindElement(By.TagName("li")).Text);
         // A pull request's run does not change main's targets: the PR head's targets are not in this table.
         Assert.Empty(table.FindElements(By.CssSelector("tbody tr[data-target='writes under 20 µs']")));
         Assert.Empty(b.Errors());

@@ -33,15 +33,19 @@ public class PullRequestPageTests(DashboardSite site)
         Assert.All(perProfile, line => Assert.Contains($"- {line}", lines));
         Assert.Equal((CommitStatusState.Failure, "failure"), (report.Check.State, b.WaitFor("#pr-summary .verdict .badge").Text));
 
-        // The changes of every profile, largest regression first, with the interval and no p column.
+        // The changes of every profile, largest regression first, with the interval, the margin and no p column.
         var changes = Rows("#changes");
         var expected = report.Rows.Where(r => r.Outcome is Outcome.Regression or Outcome.Improvement).ToList();
         Assert.Equal(expected.Count, changes.Count);
         Assert.Equal(expected.Select(r => r.Profile).Distinct().Order(), changes.Select(r => Cells(r)[2]).Distinct().Order());
-        Assert.Equal(["Benchmark", "Measure", "Profile", "Base", "Head", "Change", "Change interval", "Outcome"],
+        Assert.Equal(["Benchmark", "Measure", "Profile", "Base", "Head", "Change", "Change interval", "Margin", "Outcome"],
             b.Driver.FindElements(By.CssSelector("#changes thead th")).Select(th => th.Text));
-        Assert.Equal(["+21.0%", "[+19.0%, +23.0%]", "regression"], Cells(changes.First())[5..]);
-        Assert.Equal(["regression", "regression", "improvement", "improvement"], changes.Select(r => Cells(r)[7]));
+        Assert.Equal(["+21.0%", "[+19.0%, +23.0%]", "±5%", "regression"], Cells(changes.First())[5..]);
+        Assert.Equal(["regression", "regression", "improvement", "improvement"], changes.Select(r => Cells(r)[8]));
+        // The margins are the comment's, the widened one with both its figures.
+        Assert.Equal(expected.Select(r => ValueFormat.Margin(r.NoChangeMargin, r.Threshold)).Order(), changes.Select(r => Cells(r)[7]).Order());
+        Assert.Contains("±5% / ±6%", changes.Select(r => Cells(r)[7]));
+        Assert.Contains("| ±5% / ±6% |", comment);
 
         // The rest is folded as in the comment; the targets no run measured are one line saying how many and why.
         var others = b.WaitFor("#pr-others");
@@ -55,7 +59,7 @@ public class PullRequestPageTests(DashboardSite site)
             b.WaitFor("#unmeasured-targets summary").Text);
         Assert.Equal(["writes under 20 µs", "i7-4790k", "fail", "p50 23.4 µs > 20 µs"], Cells(Rows("#failed-targets").Single()));
         var quiet = report.Rows.Where(r => r.Outcome is Outcome.NoChange or Outcome.Inconclusive).Select(r => r.Outcome == Outcome.NoChange ? "no change" : "inconclusive");
-        Assert.Equal(quiet.Order(), Rows("#other-rows").Select(r => Cells(r)[7]).Order());
+        Assert.Equal(quiet.Order(), Rows("#other-rows").Select(r => Cells(r)[8]).Order());
 
         // Then the runs: each profile's latest head run first.
         var runs = b.WaitFor("#pr-runs");
@@ -65,6 +69,26 @@ public class PullRequestPageTests(DashboardSite site)
         Assert.Equal(2, runs.FindElements(By.CssSelector("#runs tbody tr")).Count);
         Assert.Empty(b.Errors());
         b.Screenshot("pull-request");
+    }
+
+    [Fact]
+    public async Task Results_a_ci_job_submitted_have_a_section_of_their_own_apart_from_the_agents_verdict()
+    {
+        var report = (await site.Http().GetFromJsonAsync<PullRequestReport>("/api/v1/projects/demo/pulls/7/report", Json))!;
+        var submitted = report.Submitted!;
+        var b = site.Browser;
+        b.Open(site.Url("/pr.html?project=demo&pr=7"));
+        var section = b.WaitFor("#pr-submitted");
+        Assert.True(Before("#pr-summary", "#pr-submitted"), "the agents' verdict comes first");
+        Assert.Equal("Submitted from CI", section.FindElement(By.TagName("h2")).Text);
+        Assert.Contains("not measured by PerfService’s agents: they do not count in the verdict above (status perfservice/demo/submitted).", section.Text);
+        Assert.Equal($"success {submitted.Summary.Total.Text} · head {submitted.HeadCommit[..10]}", section.FindElement(By.CssSelector(".verdict")).Text);
+        Assert.Equal(["-50.0%", "[-52.0%, -48.0%]", "±5%", "improvement"], Cells(Rows("#submitted-changes").Single())[5..]);
+        // The agents' verdict is the same as without it: the page's headline is the comment's, which counts no submitted row.
+        Assert.Equal("2 regressions, 2 improvements, 4 unchanged, 1 inconclusive, 1 failed target", b.WaitFor("#pr-summary .verdict strong").Text);
+        Assert.Empty(b.Errors());
+        ((IJavaScriptExecutor)b.Driver).ExecuteScript("arguments[0].scrollIntoView()", section);
+        b.Screenshot("pull-request-submitted");
     }
 
     private IReadOnlyList<IWebElement> Rows(string table) => site.Browser.Driver.FindElements(By.CssSelector($"{table} tbody tr"));

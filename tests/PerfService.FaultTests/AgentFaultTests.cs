@@ -202,8 +202,10 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
         Assert.Equal(30.0, claimed.LeaseMinusStart, 3);
         Assert.InRange(claimed.Left, 0.001, 30);
 
-        // A sleep on purpose: the lease follows PostgreSQL's now(), which no fake clock in the test can move.
-        await Task.Delay(1500);
+        // The lease follows PostgreSQL's now(), which no fake clock in the test can move: wait until the database's own
+        // clock is 1.5 s past the claim.
+        var sinceClaim = await Eventually.WaitAsync(() => SecondsSinceClaimAsync(world, job), s => s >= 1.5, TimeSpan.FromSeconds(30));
+        Assert.True(sinceClaim >= 1.5, $"the database clock stood still: {sinceClaim} s since the claim");
         var beat = await (await http.PostAsJsonAsync($"api/v1/jobs/{job}/heartbeat", new HeartbeatRequest(registered.AgentId, "skewed", ["tick"])))
             .Content.ReadFromJsonAsync<HeartbeatResponse>(Uploads.Json);
         var extended = await LeaseAsync(world, job);
@@ -222,6 +224,9 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
         Assert.Equal(skewed, times.Started, TimeSpan.FromMilliseconds(1));
         Assert.Equal(times.Now, times.Created, TimeSpan.FromSeconds(30));
     }
+
+    private static async Task<double> SecondsSinceClaimAsync(AgentWorld world, long job) =>
+        (await world.Db.QueryAsync("SELECT extract(epoch FROM now() - started_at)::float8 FROM jobs WHERE id = $1", r => r.GetDouble(0), job)).Single();
 
     private static async Task<(DateTimeOffset Lease, double LeaseMinusStart, double Left)> LeaseAsync(AgentWorld world, long job) =>
         (await world.Db.QueryAsync("""

@@ -17,6 +17,7 @@ internal static class Eventually
             // ConfigureAwait(false) so that the blocking form below cannot deadlock on a test framework's context.
             var value = await probe().ConfigureAwait(false);
             if (done(value) || DateTime.UtcNow > deadline) return value;
+            // The poll interval: the one pause behind every wait on state in the tests.
             await Task.Delay(pollMs).ConfigureAwait(false);
         }
     }

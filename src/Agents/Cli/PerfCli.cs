@@ -2,7 +2,8 @@ using System.CommandLine;
 
 namespace PerfService.Agents.Cli;
 
-/// <summary>The root command. Each verb lives in its own file; add new verbs (compare, detect) to the list.</summary>
+/// <summary>The root command. Each verb lives in its own file; add new verbs to the list. The research
+/// verbs (detect, detect-eval, compare-eval) are tools of their own under tools/, not part of the agent.</summary>
 public static class PerfCli
 {
     public static RootCommand Create() =>
@@ -13,8 +14,5 @@ public static class PerfCli
             ParseCommand.Create(),
             SubmitCommand.Create(),
             CompareCommand.Create(),
-            DetectCommand.Create(),
-            DetectCommand.CreateEvaluation(),
-            CompareEvalCommand.Create(),
         };
 }

@@ -67,6 +67,7 @@ public static class CommentRenderer
             kept.Where(i => i.Target is not null && !i.IsFailedTarget()).Select(i => i.Target!).ToList());
         CommentTables.HistoryFootnote(sb, kept.Where(i => i.Row is not null).Select(i => i.Row!));
         CommentTables.MarginFootnote(sb, kept.Where(i => i.Row is not null).Select(i => i.Row!));
+        CommentSubmitted.Section(sb, report);
 
         var omitted = items.Count - keep;
         if (omitted > 0)
@@ -85,6 +86,7 @@ public static class CommentRenderer
         var icon = report.PendingProfiles.Count > 0 ? "⏳" : counts.Blocking > 0 ? "🔴" : "🟢";
         sb.Append("### ").Append(icon).Append(" PerfService · ").Append(MarkdownText.Code(report.Project)).Append("\n\n");
         sb.Append(counts.IsEmpty ? "No benchmark results for this pull request yet." : $"**{counts.Describe()}**").Append("\n\n");
+        CommentSubmitted.Heading(sb, report);
 
         if (summary.Profiles.Count > 1)
         {

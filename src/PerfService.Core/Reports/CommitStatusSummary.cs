@@ -10,6 +10,10 @@ public sealed record CommitStatusSummary(CommitStatusState State, string Descrip
 {
     public const int MaxDescriptionLength = 140;
 
+    /// <summary>The status context: the agents' verdict under the project's name, results a CI job posted itself
+    /// (<see cref="PullRequestReport.FromSubmissions"/>) under a context of their own beside it.</summary>
+    public static string Context(string project, bool submitted) => submitted ? $"perfservice/{project}/submitted" : $"perfservice/{project}";
+
     public static CommitStatusSummary From(PullRequestReport report)
     {
         if (report.AwaitingApprovalLabel is { } label)

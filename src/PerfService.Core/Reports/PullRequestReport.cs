@@ -25,6 +25,12 @@ public sealed partial record PullRequestReport
     public IReadOnlyList<ReportTarget> Targets { get; init; } = [];
     /// <summary>Profiles whose rounds were disturbed (other processes, steal, throttling), and what was done about it.</summary>
     public IReadOnlyList<ReportDisturbance> Disturbances { get; init; } = [];
+    /// <summary>True when no agent measures this pull request and every result was posted by a CI job itself
+    /// (<c>perf submit --pr</c>): its verdict goes under the submitted status context, apart from the agents'.</summary>
+    public bool FromSubmissions { get; init; }
+    /// <summary>Results a CI job posted for this pull request beside the agents' (null when none): shown in a section and
+    /// a status context of their own, never counted in the agents' verdict.</summary>
+    public PullRequestReport? Submitted { get; init; }
 }
 
 /// <summary>One benchmark × measure × profile comparison of head against base.</summary>

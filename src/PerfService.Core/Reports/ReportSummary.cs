@@ -21,4 +21,7 @@ public sealed partial record PullRequestReport
 
     /// <summary>What the pull request's check says: pending, failure or success, with its description.</summary>
     public CommitStatusSummary Check => CommitStatusSummary.From(this);
+
+    /// <summary>The commit status context this report's verdict is posted under.</summary>
+    public string StatusContext => CommitStatusSummary.Context(Project, FromSubmissions);
 }

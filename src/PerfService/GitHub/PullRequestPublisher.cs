@@ -34,6 +34,8 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
         var status = CommitStatusSummary.From(report);
         var state = status.State.ToString().ToLowerInvariant();
         var bodyChanged = row.BodyHash != hash;
+        // Results a CI job posted itself have a status context of their own and no check run: the check is the agents'.
+        checks &= !report.FromSubmissions;
         if (!bodyChanged && row.HeadCommit == report.HeadCommit && row.LastState == state && (!checks || row.CheckRunHead == report.HeadCommit))
         {
             logger.LogInformation("Pull request {Repository}#{Number} is up to date", repo, report.PullRequest);
@@ -43,14 +45,10 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
         try
         {
             var github = await retry.RunAsync("authentication", () => clients.ForRepositoryAsync(repo.Owner, repo.Name, ct), ct);
-            // The status first: it is what gates merging, and it is one cheap call.
-            await retry.RunAsync("commit status", () => github.Repository.Status.Create(repo.Owner, repo.Name, report.HeadCommit, new NewCommitStatus
-            {
-                State = status.State switch { CommitStatusState.Pending => CommitState.Pending, CommitStatusState.Failure => CommitState.Failure, _ => CommitState.Success },
-                Description = status.Description,
-                Context = $"perfservice/{report.Project}",
-                TargetUrl = MarkdownText.Url(report.DashboardUrl),
-            }), ct);
+            // The status first: it is what gates merging, and it is one cheap call. Submitted results beside the agents'
+            // post theirs under their own context, which never changes the agents' one.
+            await StatusAsync(github, repo, report, status, ct);
+            if (report.Submitted is { } submitted) await StatusAsync(github, repo, submitted, CommitStatusSummary.From(submitted), ct);
             // Then the check run (Apps only); the state is saved after both, so a retry redoes whichever failed.
             if (checks) await CheckRunAsync(github, repo, report, row, body, ct);
             row.HeadCommit = report.HeadCommit;
@@ -74,6 +72,15 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
             throw;
         }
     }
+
+    private Task StatusAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, CommitStatusSummary status, CancellationToken ct) =>
+        retry.RunAsync("commit status", () => github.Repository.Status.Create(repo.Owner, repo.Name, report.HeadCommit, new NewCommitStatus
+        {
+            State = status.State switch { CommitStatusState.Pending => CommitState.Pending, CommitStatusState.Failure => CommitState.Failure, _ => CommitState.Success },
+            Description = status.Description,
+            Context = report.StatusContext,
+            TargetUrl = MarkdownText.Url(report.DashboardUrl),
+        }), ct);
 
     /// <summary>
     /// The check run, where GitHub refusing a change (a 4xx other than authentication) never keeps the comment from
@@ -107,7 +114,7 @@ public sealed class PullRequestPublisher(PerfDbContext db, GitHubClientProvider 
     {
         var github = await retry.RunAsync("authentication", () => clients.ForRepositoryAsync(repo.Owner, repo.Name, ct), ct);
         await retry.RunAsync("commit status", () => github.Repository.Status.Create(repo.Owner, repo.Name, sha,
-            new NewCommitStatus { State = state, Description = description, Context = $"perfservice/{project}" }), ct);
+            new NewCommitStatus { State = state, Description = description, Context = CommitStatusSummary.Context(project, submitted: false) }), ct);
     }
 
     private async Task<long?> UpsertCommentAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, long? knownId, string body, bool create,

@@ -27,10 +27,22 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
             .Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && j.State != JobState.Cancelled)
             .OrderByDescending(j => j.Id).ToListAsync(ct);
         if (project is null || jobs.Count == 0) return null;
-        // Results an ingest token submitted without a job speak for a pull request only while no agent measures it: an
-        // agent's job (waiting for approval, queued, running or judged) is never overridden by a newer submitted one,
-        // so a submitted run can neither name the head, turn the status green nor clear "awaiting approval".
-        if (jobs.Any(j => j.Kind != JobKind.Submitted)) jobs = jobs.Where(j => j.Kind != JobKind.Submitted).ToList();
+        // Results an ingest token submitted without a job are kept apart from what the agents measure: an agent's job
+        // (waiting for approval, queued, running or judged) is never overridden by a submitted one, so a submitted run
+        // can neither name the head, turn the status green nor clear "awaiting approval". They get a section (and a
+        // status context) of their own; when no agent measures the pull request, they are the whole report.
+        var agents = jobs.Where(j => j.Kind != JobKind.Submitted).ToList();
+        var submitted = jobs.Where(j => j.Kind == JobKind.Submitted).ToList();
+        if (agents.Count == 0) return await BuildAsync(project, pullRequest, submitted, ct) with { FromSubmissions = true };
+        var report = await BuildAsync(project, pullRequest, agents, ct);
+        return submitted.Count == 0 ? report
+            : report with { Submitted = await BuildAsync(project, pullRequest, submitted, ct) with { FromSubmissions = true } };
+    }
+
+    /// <summary>The report of one set of jobs (the agents', or the submitted ones), newest first.</summary>
+    private async Task<PullRequestReport> BuildAsync(Project project, int pullRequest, List<Job> jobs, CancellationToken ct)
+    {
+        var projectId = project.Id;
         var profiles = await db.Profiles.AsNoTracking().ToDictionaryAsync(p => p.Id, p => p.Name, ct);
         var head = jobs[0].Commit;
         // Per profile: the newest job at the newest head; a finished re-run supersedes the job it re-ran.

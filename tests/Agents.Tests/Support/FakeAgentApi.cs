@@ -7,6 +7,7 @@ namespace PerfService.Agents.Tests.Support;
 public sealed class FakeAgentApi : IDisposable
 {
     private readonly ConcurrentQueue<JobAssignment> _jobs = new();
+    private readonly SemaphoreSlim _enqueued = new(0);
     private long _runIds = 100;
 
     public FakeAgentApi() => Service = new FakeService(HandleAsync);
@@ -24,7 +25,11 @@ public sealed class FakeAgentApi : IDisposable
     /// <summary>Answer to a profile upload, before the default 201.</summary>
     public Func<RecordedRequest, FakeResponse?> Profiles { get; set; } = _ => null;
 
-    public void Enqueue(JobAssignment job) => _jobs.Enqueue(job);
+    public void Enqueue(JobAssignment job)
+    {
+        _jobs.Enqueue(job);
+        _enqueued.Release();
+    }
 
     public IReadOnlyList<RecordedRequest> Posts => Service.To("/api/v1/runs");
     public IReadOnlyList<RecordedRequest> ProfilePosts => Service.To("/api/v1/profiles");
@@ -40,8 +45,9 @@ public sealed class FakeAgentApi : IDisposable
         }
         if (r.Path == "/api/v1/agents/7/claim")
         {
-            if (_jobs.TryDequeue(out var job)) return FakeResponse.Ok(job);
-            await Task.Delay(200); // the service's long poll, kept short: it holds an empty claim open, as the real one does
+            // The service's long poll, kept short: an empty claim is held open until a job is queued, as the real one does.
+            if (_jobs.TryDequeue(out var job) || (await _enqueued.WaitAsync(200) && _jobs.TryDequeue(out job)))
+                return FakeResponse.Ok(job);
             return FakeResponse.NoContent;
         }
         if (r.Path.EndsWith("/heartbeat", StringComparison.Ordinal)) return Heartbeat(r);

@@ -1,5 +1,7 @@
 using Hangfire;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using PerfService.Analysis;
 using PerfService.IntegrationTests.Ingestion;
 
 namespace PerfService.IntegrationTests.Foundation;
@@ -58,9 +60,11 @@ public class RoleTests
         var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
         var meta = new RunMetadata { Project = "web-role", Commit = "ab000001", Branch = "main", Profile = "m1-pro", Suite = "s" };
         Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", Generic.Times(("A.B", [1, 2, 3]))))).StatusCode);
-        // A negative check with no state to wait on: a consumer in this process would take the run within its 2 s poll
-        // (or at once, on the queue's NOTIFY), so 3 s gives one every chance to show itself.
-        await Task.Delay(TimeSpan.FromSeconds(3));
+        // The consumer service loops until shutdown where the background role is on and returns at once where it is
+        // off: its ended task is the state that says no consumer can take the run, so no pause is needed.
+        var consumers = app.Services.GetServices<IHostedService>().OfType<AnalysisConsumerService>().Single();
+        Assert.True(await Eventually.TrueAsync(() => consumers.ExecuteTask is { IsCompleted: true }, TimeSpan.FromSeconds(30)),
+            "the analysis consumer service is still running in a web-only process");
         // The run waits in the analysis queue, for a consumer of a background process; no Hangfire job stands for it.
         Assert.Equal(1, await app.WithDbAsync(db => Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions.CountAsync(db.AnalysisQueue)));
         Assert.Equal(0, await app.WithDbAsync(db => Microsoft.EntityFrameworkCore.EntityFrameworkQueryableExtensions.CountAsync(db.Runs, r => r.AnalysedAt != null)));

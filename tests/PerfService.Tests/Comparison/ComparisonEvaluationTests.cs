@@ -1,4 +1,4 @@
-using PerfService.Core.Comparison.Evaluation;
+using PerfService.CompareEval;
 using Xunit.Abstractions;
 
 namespace PerfService.Tests.Comparison;

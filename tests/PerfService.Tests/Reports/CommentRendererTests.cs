@@ -18,6 +18,31 @@ public class CommentRendererTests
     public void Mixed_profiles() => Snapshot.Match(CommentRenderer.Render(SampleReports.MixedProfiles()), "mixed-profiles");
 
     [Fact]
+    public void Results_a_ci_job_submitted_beside_the_agents_have_a_section_of_their_own() =>
+        Snapshot.Match(CommentRenderer.Render(SampleReports.Typical() with
+        {
+            Submitted = SampleReports.MixedProfiles() with { FromSubmissions = true, PendingProfiles = [] },
+        }), "submitted");
+
+    [Fact]
+    public void Results_that_all_come_from_ci_say_so_under_the_heading()
+    {
+        var text = CommentRenderer.Render(SampleReports.Typical() with { FromSubmissions = true });
+        Assert.Contains("Results posted by a CI job, not measured by PerfService's agents (status `perfservice/demo/submitted`).", text);
+        Assert.DoesNotContain("#### Submitted from CI", text);
+    }
+
+    [Fact]
+    public void A_huge_submission_shows_its_largest_changes_and_the_comment_still_fits()
+    {
+        var text = CommentRenderer.Render(SampleReports.Typical() with { Submitted = SampleReports.Huge(3000) with { FromSubmissions = true } });
+        var section = text[text.IndexOf("#### Submitted from CI", StringComparison.Ordinal)..];
+        Assert.Equal(10, section.Split('\n').Count(l => l.StartsWith("| 🔴", StringComparison.Ordinal) || l.StartsWith("| 🟢", StringComparison.Ordinal)));
+        Assert.Contains("_… and 70 more changes: see the dashboard._", section);
+        Assert.True(text.Length <= CommentRenderer.GitHubMaxLength);
+    }
+
+    [Fact]
     public void Rows_compared_with_branch_history_are_marked_and_explained_once()
     {
         var text = CommentRenderer.Render(SampleReports.HistoryBaseline());

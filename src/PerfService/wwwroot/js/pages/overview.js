@@ -4,6 +4,7 @@ import { api } from '../api.js';
 import { el, $, clear, showError, shortSha, timeAgo, fmtNumber, badge, outcomeKinds } from '../dom.js';
 import { initLayout } from '../layout.js';
 import { word } from '../words.js';
+import { unmeasuredLine } from './unmeasured.js';
 
 initLayout();
 const container = $('#projects');
@@ -61,10 +62,10 @@ function overviewBody(o) {
 }
 
 /** One row per suite and target, one column per profile: the state in that profile's latest run of the suite. A target
- * matching several benchmarks is stored once per benchmark ("name [key]"): its cell shows the worst of them. */
+ * matching several benchmarks is stored once per benchmark ("name [key]"): its cell shows the worst of them. Targets
+ * no profile measured are one line below the table, as on the run and pull request pages. */
 function targetTable(targets) {
   if (!targets.length) return el('p', { class: 'muted' }, 'No targets evaluated yet (declare them in perf.json).');
-  const profiles = [...new Set(targets.map((t) => t.profile))].sort();
   const rows = new Map();
   for (const t of targets) {
     // The key itself may hold brackets ("Name [Quick-net8.0]"): the target's own name ends at the first " [".
@@ -82,10 +83,15 @@ function targetTable(targets) {
     return el('td', { class: 'target-state', title: list.map((t) => `${t.name}: ${word(t.outcome)}${t.detail ? ` (${t.detail})` : ''}`).join('\n') },
       el('a', { href: `run.html?id=${worst.runId}` }, badge(worst.outcome, outcomeKinds)), el('span', { class: 'muted' }, figures + more));
   };
-  return el('div', { class: 'table-scroll' }, el('table', { class: 'data compact targets' },
+  const entries = (r) => [...r.byProfile.values()].flat();
+  const measured = [...rows.values()].filter((r) => entries(r).some((t) => t.outcome !== 'NotMeasured'));
+  const unmeasured = [...rows.values()].filter((r) => !measured.includes(r)).flatMap(entries);
+  const profiles = [...new Set(measured.flatMap(entries).map((t) => t.profile))].sort();
+  return el('div', {}, measured.length ? el('div', { class: 'table-scroll' }, el('table', { class: 'data compact targets' },
     el('thead', {}, el('tr', {}, ['Suite', 'Target', ...profiles].map((h) => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, [...rows.values()].map((r) => el('tr', { dataset: { target: r.name } },
-      el('td', {}, r.suite), el('td', {}, r.name), profiles.map((p) => cell(r.byProfile.get(p))))))));
+    el('tbody', {}, measured.map((r) => el('tr', { dataset: { target: r.name } },
+      el('td', {}, r.suite), el('td', {}, r.name), profiles.map((p) => cell(r.byProfile.get(p)))))))) : null,
+  unmeasuredLine(unmeasured));
 }
 
 /** Fail first, then at risk, pass, and not measured: a measured state beats a benchmark that did not run. */

@@ -3,7 +3,7 @@
 import { el, shortSha, fmtNumber, fmtPercent, badge, outcomeKinds } from '../dom.js';
 import { dataTable } from '../table.js';
 import { word } from '../words.js';
-import { changeInterval } from './run-view.js';
+import { changeInterval, marginColumn } from './run-view.js';
 import { unmeasuredLine } from './unmeasured.js';
 
 const pct = (v) => (v === null || v === undefined ? null : v * 100);
@@ -21,6 +21,8 @@ export function summary(report) {
       total.isEmpty ? 'No benchmark results for this pull request yet.' : el('strong', {}, total.text)),
     profiles.length > 1 ? el('ul', { class: 'profiles' }, profiles.map((p) => el('li', { dataset: { profile: p.profile } },
       el('span', { class: 'mono' }, p.profile), `: ${p.counts.text}`))) : null,
+    report.fromSubmissions ? el('p', { id: 'from-submissions' }, 'Results posted by a CI job, not measured by PerfService’s agents (status ',
+      el('code', {}, report.statusContext), ').') : null,
     report.pendingProfiles.length ? el('p', {}, `Still benchmarking on ${report.pendingProfiles.join(', ')}: this page shows what has finished.`) : null,
     report.disturbances?.length ? el('ul', { id: 'pr-disturbances', class: 'muted' }, report.disturbances.map((d) =>
       el('li', { dataset: { profile: d.profile } }, el('span', { class: 'mono' }, d.profile), `: ${d.said}.`))) : null,
@@ -31,12 +33,28 @@ export function summary(report) {
 
 /** Regressions (largest first, acknowledged last) and improvements of every profile: the comment's first table. */
 export function changes(report) {
-  const rows = report.rows.filter((r) => r.outcome === 'Regression' || r.outcome === 'Improvement')
-    .sort((a, b) => (a.outcome === b.outcome ? 0 : a.outcome === 'Regression' ? -1 : 1) || (a.acknowledged - b.acknowledged) || size(b) - size(a));
+  const rows = changedRows(report);
   if (!rows.length) return null;
   return el('section', { id: 'pr-changes' }, el('h2', {}, 'Changes'),
     dataTable({ id: 'changes', rows, urlKeys: { sort: 'csort', filter: 'cfilter' }, columns: [...rowColumns, outcomeColumn], toolbar: rows.length > few }),
     historyNote(rows));
+}
+
+const changedRows = (report) => report.rows.filter((r) => r.outcome === 'Regression' || r.outcome === 'Improvement')
+  .sort((a, b) => (a.outcome === b.outcome ? 0 : a.outcome === 'Regression' ? -1 : 1) || (a.acknowledged - b.acknowledged) || size(b) - size(a));
+
+/** Results a CI job posted itself beside the agents': their own counts, status and changes, apart from the verdict. */
+export function submittedSection(report) {
+  const s = report.submitted;
+  if (!s) return null;
+  const rows = changedRows(s);
+  return el('section', { id: 'pr-submitted', class: 'card' }, el('h2', {}, 'Submitted from CI'),
+    el('p', { class: 'muted' }, 'Posted by a CI job, not measured by PerfService’s agents: they do not count in the verdict above (status ',
+      el('code', {}, s.statusContext), ').'),
+    el('p', { class: 'verdict' }, badge(s.check.state, checkKinds), ' ',
+      s.summary.total.isEmpty ? 'No results yet.' : el('strong', {}, s.summary.total.text),
+      ' · head ', el('span', { class: 'mono', title: s.headCommit }, shortSha(s.headCommit))),
+    rows.length ? dataTable({ id: 'submitted-changes', rows, urlKeys: { sort: 'ssort', filter: 'sfilter' }, columns: [...rowColumns, outcomeColumn], toolbar: rows.length > few }) : null);
 }
 
 /** Failed targets, then everything else folded away as the comment does: unchanged and inconclusive rows, met and
@@ -61,7 +79,7 @@ export function targetsAndOthers(report) {
 const benchmark = (r) => [r.explorerPath ? el('a', { href: r.explorerPath }, r.benchmark) : r.benchmark,
   r.baselineFromHistory ? ' †' : null, r.outcome === 'Regression' && r.acknowledged ? el('span', { class: 'muted' }, ' (acknowledged)') : null];
 
-// One column per figure the comment shows, bar the p-value (see run-view.js): a margin or another interval goes here.
+// One column per figure the comment shows, bar the p-value (see run-view.js).
 const rowColumns = [
   { key: 'benchmark', label: 'Benchmark', value: (r) => r.benchmark, render: benchmark },
   { key: 'measure', label: 'Measure', value: (r) => r.measure },
@@ -70,6 +88,7 @@ const rowColumns = [
   { key: 'head', label: 'Head', class: 'num', value: (r) => r.headValue, render: (r) => fmtNumber(r.headValue, r.unit) },
   { key: 'change', label: 'Change', class: 'num', value: (r) => r.change, render: (r) => fmtPercent(pct(r.change)) },
   { key: 'ci', label: 'Change interval', class: 'num', value: (r) => r.changeCiLower, render: (r) => changeInterval(r.changeCiLower, r.changeCiUpper) },
+  marginColumn,
 ];
 const outcomeColumn = { key: 'outcome', label: 'Outcome', value: (r) => r.outcome, render: (r) => badge(r.outcome, outcomeKinds) };
 const reasonColumn = { key: 'outcome', label: 'Outcome', value: (r) => r.outcome,

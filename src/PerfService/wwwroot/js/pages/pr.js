@@ -5,7 +5,7 @@ import { initLayout, askToken } from '../layout.js';
 import { dataTable } from '../table.js';
 import { word } from '../words.js';
 import { regressionCharts } from './pr-charts.js';
-import { summary, changes, targetsAndOthers } from './pr-report.js';
+import { summary, changes, targetsAndOthers, submittedSection } from './pr-report.js';
 
 initLayout();
 const container = $('#pr');
@@ -24,7 +24,7 @@ if (!project || !/^\d+$/.test(pr || '')) {
     clear(container,
       el('h1', {}, `Pull request #${pr}`, el('span', { class: 'muted' }, ` · ${project}`)),
       report?.awaitingApprovalLabel ? approval(report) : null,
-      report ? [summary(report), changes(report), history, targetsAndOthers(report)]
+      report ? [summary(report), changes(report), history, targetsAndOthers(report), submittedSection(report)]
         : el('p', { class: 'muted' }, 'No report yet: no benchmark job has run for this pull request.'),
       runList(runs));
     history?.draw();

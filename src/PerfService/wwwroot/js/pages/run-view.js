@@ -77,7 +77,7 @@ function verdictTable(verdicts, explorer) {
       // adjusted over every row (and not computed for exact figures), it read 1 even beside a +66% change.
       { key: 'ci', label: 'Change interval', class: 'num', value: (v) => v.changeCiLower, render: (v) => changeInterval(v.changeCiLower, v.changeCiUpper) },
       { key: 'outcome', label: 'Outcome', value: (v) => v.outcome, render: (v) => badge(v.outcome, outcomeKinds) },
-      { key: 'margin', label: 'Margin', class: 'num', value: (v) => v.threshold, render: margin },
+      marginColumn,
     ],
   });
 }
@@ -91,13 +91,20 @@ function targetTables(targets) {
 }
 
 // As the comment shows it: "±5%" when one margin served both, else no change within the first, a regression only
-// beyond the second (the threshold widened by the series' noise).
+// beyond the second (the threshold widened by the series' noise). A verdict without a margin of its own for "no change"
+// used its threshold for both.
 function margin(v) {
   const text = (x) => `±${Math.round(x * 1000) / 10}%`;
-  const two = v.noChangeMargin > 0 && Math.abs(v.threshold - v.noChangeMargin) > 1e-9;
+  const [noChange, threshold] = v.noChangeMargin > 0 ? [v.noChangeMargin, v.threshold] : [v.threshold, null];
+  if (!(noChange > 0)) return '–';
+  const two = threshold > 0 && Math.abs(threshold - noChange) > 1e-9;
   return el('span', { title: two ? 'no change within the first; a regression must clear the second (twice the run-to-run noise)' : 'no change within it; a regression must clear it' },
-    two ? `${text(v.noChangeMargin)} / ${text(v.threshold)}` : text(v.threshold));
+    two ? `${text(noChange)} / ${text(threshold)}` : text(noChange));
 }
+
+/** The margin a verdict was judged with, for the run page's and the pull request page's tables (rows with threshold
+ * and noChangeMargin, as verdicts and report rows both have them). */
+export const marginColumn = { key: 'margin', label: 'Margin', class: 'num', value: (v) => v.threshold, render: margin };
 
 function targetTable(targets) {
   return dataTable({

@@ -1,11 +1,10 @@
 using System.CommandLine;
 using PerfService.Core.ChangePoints;
-using PerfService.ChangePointEval;
 
-namespace PerfService.Agents.Cli;
+namespace PerfService.ChangePointEval;
 
 /// <summary>
-/// perf-agent detect --input series.csv --output detections.csv [--online]: the service's change-point detector,
+/// ./perf detect --input series.csv --output detections.csv [--online]: the service's change-point detector,
 /// offline. detect-eval runs it over the labelled synthetic corpus and prints its accuracy.
 /// </summary>
 public static class DetectCommand

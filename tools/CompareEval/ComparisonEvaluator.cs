@@ -1,7 +1,9 @@
 using System.Globalization;
 using System.Text;
+using PerfService.Core.Comparison;
+using PerfService.Core.Results;
 
-namespace PerfService.Core.Comparison.Evaluation;
+namespace PerfService.CompareEval;
 
 /// <summary>The verdicts on one noise cell: how the unchanged and each planted shift were judged.</summary>
 public sealed class CellScore(NoiseCell cell)

@@ -1,6 +1,7 @@
+using PerfService.Core.Comparison;
 using PerfService.Core.Results;
 
-namespace PerfService.Core.Comparison.Evaluation;
+namespace PerfService.CompareEval;
 
 /// <summary>One noise cell of the evaluation: within-run and run-to-run relative noise (0.02 = 2%). A
 /// <see cref="Bimodal"/> cell's runs also land in one of two modes (see <see cref="EvaluationSettings.SlowModeShare"/>).</summary>
@@ -92,7 +93,8 @@ public static class SyntheticPullRequests
                 for (var h = 0; h < s.HistoryRuns; h++)
                 {
                     var run = Round(shared * Gaussian(rng), 1).Order().ToArray();
-                    history.Add(StatMath.SortedMedian(run));
+                    var n = run.Length;
+                    history.Add(n % 2 == 1 ? run[n / 2] : 0.5 * (run[n / 2 - 1] + run[n / 2]));
                 }
             }
             var input = ComparisonInput.FromRounds($"bench{b}", Measures.Time, "ns", Direction.LowerIsBetter, baseRounds, headRounds)

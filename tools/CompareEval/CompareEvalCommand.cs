@@ -1,10 +1,9 @@
 using System.CommandLine;
-using PerfService.Core.Comparison.Evaluation;
 
-namespace PerfService.Agents.Cli;
+namespace PerfService.CompareEval;
 
 /// <summary>
-/// perf-agent compare-eval: the pull-request judgement measured on synthetic pull requests with planted changes, per
+/// ./perf compare-eval: the pull-request judgement measured on synthetic pull requests with planted changes, per
 /// noise cell, as the service judges them (with the base branch's history) and as the CLI does (without).
 /// </summary>
 public static class CompareEvalCommand
