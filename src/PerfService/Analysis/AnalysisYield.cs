@@ -25,7 +25,12 @@ public sealed class AnalysisYield : IDisposable
     private readonly object _gate = new();
     private Pace _pace = Pace.Free;
 
-    public AnalysisYield(IOptions<BackgroundOptions> options, TimeProvider time)
+    public AnalysisYield(IOptions<BackgroundOptions> options, TimeProvider time) : this(options, time, listen: true)
+    {
+    }
+
+    /// <param name="listen">false: only <see cref="Uploaded"/> feeds it (tests, beside other tests' uploads in the process).</param>
+    internal AnalysisYield(IOptions<BackgroundOptions> options, TimeProvider time, bool listen)
     {
         _time = time;
         _options = new PaceOptions(TimeSpan.FromMilliseconds(options.Value.YieldAboveIngestMs), TimeSpan.FromMilliseconds(250),
@@ -35,7 +40,7 @@ public sealed class AnalysisYield : IDisposable
             if (instrument.Meter.Name == PerfTelemetry.Name && instrument.Name == PerfTelemetry.IngestDuration) listener.EnableMeasurementEvents(instrument);
         };
         _listener.SetMeasurementEventCallback<double>((_, seconds, _, _) => Uploaded(TimeSpan.FromSeconds(seconds)));
-        _listener.Start();
+        if (listen) _listener.Start();
     }
 
     /// <summary>The pace decided before the last batch.</summary>
