@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./perf loadtest [--agents 50] [--seconds 60] [--readers 4] [any PerfService.LoadTest option]
+# ./perf loadtest [--roles both|split] [--agents 50] [--seconds 60] [--readers 4] [any PerfService.LoadTest option]
 #
 # Load test on this machine, loopback only: starts the private PostgreSQL cluster, makes a fresh database perf_load,
 # migrates it, starts the service (Release) as a real process on a free 127.0.0.1 port, creates an admin and an
@@ -9,11 +9,14 @@
 # second, drain rate, CPU seconds per ingested and per analysed run) and the capacity goals, met or not. Stops by itself; exit code non-zero on
 # errors or lost data. The service's log and a JSON report stay in .perf/loadtest/.
 #
+# --roles both (the default): one process plays both roles. --roles split: a web process and a background process on
+# this machine, as deploy/ runs them (the background one at nice PERF_LOADTEST_NICE, 10 by default, as
+# deploy/systemd does); CPU is then read per process, and the goals are those set for the split roles.
+#
 # Environment: PERF_DB (use that cluster instead of the private one), PERF_LOADTEST_DB (database name, perf_load),
 # PERF_ARTIFACTS (build output root, default ./artifacts), PERF_LOADTEST_ENV (extra VAR=value settings for
-# the service, space-separated), PERF_LOADTEST_ROLES (both: one process, the default; split: a web process and a
-# background process, as deploy/ runs them, the background one at PERF_LOADTEST_NICE, 10 by default, so that on a
-# shared machine analysis takes the CPU that requests leave). Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
+# the service, space-separated), PERF_LOADTEST_ROLES (what --roles sets when it is not given),
+# PERF_LOADTEST_NICE. Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
 # in tools/LoadTest/LoadCommandLine.cs (and by --help).
 set -euo pipefail
 
@@ -23,13 +26,20 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPE
 
 say() { echo "loadtest: $*" >&2; }
 
-for a in "$@"; do
-  case "$a" in
+# --roles is this script's; every other argument goes to the load tool.
+ROLES="${PERF_LOADTEST_ROLES:-both}"
+tool_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
     -h|--help)
       awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"
       exit 0 ;;
+    --roles) [ $# -ge 2 ] || { say "--roles needs a value: both or split"; exit 2; }; ROLES="$2"; shift 2 ;;
+    --roles=*) ROLES="${1#--roles=}"; shift ;;
+    *) tool_args+=("$1"); shift ;;
   esac
 done
+case "$ROLES" in both|split) ;; *) say "--roles must be both or split, not '$ROLES'"; exit 2 ;; esac
 
 ART="${PERF_ARTIFACTS:-$ROOT/artifacts}"
 BUILD_ARGS=(-c Release -nologo -clp:ErrorsOnly -v:q)
@@ -64,8 +74,6 @@ done
 dotnet "$ART/bin/PerfService.Migrations/release/PerfService.Migrations.dll" --connection "$DB" >&2
 
 # 3. The service on a free loopback port.
-ROLES="${PERF_LOADTEST_ROLES:-both}"
-case "$ROLES" in both|split) ;; *) say "PERF_LOADTEST_ROLES must be both or split, not '$ROLES'"; exit 2 ;; esac
 NICE="${PERF_LOADTEST_NICE:-10}"
 [[ "$NICE" =~ ^[0-9]+$ ]] && [ "$NICE" -le 19 ] || { say "PERF_LOADTEST_NICE must be 0-19, not '$NICE'"; exit 2; }
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -132,7 +140,7 @@ pids=(--service-pid "$SERVICE_PID")
 [ -z "$BACKGROUND_PID" ] || pids+=(--background-pid "$BACKGROUND_PID")
 dotnet "$ART/bin/PerfService.LoadTest/release/PerfService.LoadTest.dll" \
   --server "$URL" --admin-token "$ADMIN_TOKEN" --ingest-token "$INGEST_TOKEN" --db "$DB" "${pids[@]}" \
-  --fixtures "$ROOT/tests/fixtures" --json-report "$REPORT" "$@" || status=$?
+  --fixtures "$ROOT/tests/fixtures" --json-report "$REPORT" ${tool_args[@]+"${tool_args[@]}"} || status=$?
 
 logs=("$SERVICE_LOG")
 [ -z "$BACKGROUND_PID" ] || logs+=("$BACKGROUND_LOG")

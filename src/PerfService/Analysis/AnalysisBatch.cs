@@ -86,7 +86,8 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         var defaultBranches = await db.Branches.AsNoTracking()
             .Where(b => branchIds.Contains(b.Id) && b.Project!.DefaultBranch == b.Name).Select(b => b.Id).ToListAsync(ct);
         // Samples only where targets are judged (a target's confidence uses them): change points take one value per result.
-        var results = (await RunResults.LoadAsync(db, runIds, ct, await targets.RunsWithTargetsAsync(runs, ct))).ToLookup(r => r.RunId);
+        var judged = await targets.RunsWithTargetsAsync(runs, ct);
+        var results = (await RunResults.LoadAsync(db, runIds, ct, judged)).ToLookup(r => r.RunId);
 
         var analysed = new List<RunAnalysed>(runs.Count);
         var series = new List<ChangePointUpdater.SeriesId>();
@@ -96,7 +97,8 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
             var project = projects[run.ProjectId];
             var profile = profiles[run.ProfileId];
             var own = results[run.Id].ToList();
-            await targets.CheckAsync(run, profile, own, ct);
+            // Most runs have no target: asking again per run was a query each.
+            if (judged.Contains(run.Id)) await targets.CheckAsync(run, profile, own, ct);
 
             var onDefaultBranch = run.BranchId is { } branchId && run.Role == RunRole.Head && run.PullRequest is null && defaultBranches.Contains(branchId);
             if (!onDefaultBranch)

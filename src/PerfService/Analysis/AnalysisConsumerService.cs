@@ -8,10 +8,11 @@ namespace PerfService.Analysis;
 /// <summary>
 /// Runs <see cref="BackgroundOptions.AnalysisConsumers"/> analysis consumers in a process with the background role. A
 /// consumer steps while runs are waiting, then sleeps until a run is queued (<c>NOTIFY perf_analysis</c>) or a short
-/// poll finds one (a lost notification, runs released by a consumer that died); errors back off up to 30 s.
+/// poll finds one (a lost notification, runs released by a consumer that died); errors back off up to 30 s. Before each
+/// step it yields to uploads when they are slow (<see cref="AnalysisYield"/>).
 /// </summary>
-public sealed class AnalysisConsumerService(AnalysisConsumer consumer, NpgsqlDataSource dataSource, IOptions<BackgroundOptions> options,
-    ILogger<AnalysisConsumerService> logger) : BackgroundService
+public sealed class AnalysisConsumerService(AnalysisConsumer consumer, AnalysisYield yielding, NpgsqlDataSource dataSource,
+    IOptions<BackgroundOptions> options, ILogger<AnalysisConsumerService> logger) : BackgroundService
 {
     private static readonly TimeSpan Poll = TimeSpan.FromSeconds(2);
 
@@ -37,6 +38,7 @@ public sealed class AnalysisConsumerService(AnalysisConsumer consumer, NpgsqlDat
             {
                 // Taken before the step, so a run queued during it wakes the next wait.
                 var queued = listener.NextAsync();
+                await yielding.WaitAsync(stoppingToken);
                 if ((await consumer.StepAsync(stoppingToken)).TookAny) continue;
                 backoff = TimeSpan.FromSeconds(1);
                 await Task.WhenAny(queued, Task.Delay(Poll, stoppingToken));

@@ -37,6 +37,21 @@ public static class AnalysisRequests
     public static Task MarkBatchFailedAsync(PerfDbContext db, IReadOnlyList<long> runIds, CancellationToken ct) =>
         db.AnalysisQueue.Where(q => runIds.Contains(q.RunId)).ExecuteUpdateAsync(s => s.SetProperty(q => q.FailedBatches, q => q.FailedBatches + 1), ct);
 
+    /// <summary>Puts a parked run back in the queue with its attempts reset, to be analysed alone (as after a failed
+    /// batch), and wakes the consumers; false when the run is not parked (analysed, still being tried, or never queued).
+    /// For after the cause is fixed: an upgrade, a repaired row.</summary>
+    public static async Task<bool> RetryParkedAsync(PerfDbContext db, long runId, CancellationToken ct)
+    {
+        var retried = await db.Database.SqlQuery<long>($"""
+            UPDATE analysis_queue SET parked_at = NULL, attempts = 0, failed_batches = greatest(failed_batches, 1)
+            WHERE run_id = {runId} AND parked_at IS NOT NULL
+            RETURNING run_id AS "Value"
+            """).ToListAsync(ct);
+        if (retried.Count == 0) return false;
+        await db.Database.ExecuteSqlInterpolatedAsync($"SELECT pg_notify({Channel}, '')", ct);
+        return true;
+    }
+
     /// <summary>Counts a failed analysis of the run alone and keeps its error; true when that was its last attempt and
     /// the run is parked.</summary>
     public static async Task<bool> RecordFailureAsync(PerfDbContext db, long runId, Exception error, int attempts, CancellationToken ct)

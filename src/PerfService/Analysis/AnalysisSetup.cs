@@ -10,6 +10,7 @@ public static class AnalysisSetup
         builder.Services.AddScoped<ChangePointUpdater>();
         builder.Services.AddScoped<AnalysisBatch>();
         builder.Services.AddScoped<RunAnalysisJob>();
+        builder.Services.AddSingleton<AnalysisYield>();
         builder.Services.AddSingleton<AnalysisConsumer>();
         builder.Services.AddHostedService<AnalysisConsumerService>();
         return builder;

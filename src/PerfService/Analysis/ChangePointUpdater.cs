@@ -21,7 +21,7 @@ namespace PerfService.Analysis;
 /// whose range still holds untested commits gets its next bisection job.
 /// </summary>
 public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, Bisector bisector,
-    IOptions<BackgroundOptions> options, ILogger<ChangePointUpdater> logger)
+    IOptions<BackgroundOptions> options, AnalysisYield yielding, ILogger<ChangePointUpdater> logger)
 {
     public sealed record SeriesId(long ProjectId, long BenchmarkId, long MeasureId, long ProfileId, long BranchId, bool LowerIsBetter, string Label);
 
@@ -87,7 +87,7 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
         var fed = keys.Where(k => rows[(k.BenchmarkId, k.MeasureId)].LastResultId != 0 && !project.Bisect).ToList();
         var tails = await reader.ReadTailsAsync(fed.Select(k => rows[(k.BenchmarkId, k.MeasureId)]).ToList(), TailMargin, including, ct,
             project.IncludeProfileMismatch);
-        var threads = options.Value.AnalysisThreadCount;
+        var threads = yielding.Threads(options.Value.AnalysisThreadCount);
         var states = keys.ToDictionary(k => (k.BenchmarkId, k.MeasureId), k => ReadState(rows[(k.BenchmarkId, k.MeasureId)]));
         var windows = new Dictionary<(long, long), SeriesWindow>();
         foreach (var key in fed.Select(k => (k.BenchmarkId, k.MeasureId)))

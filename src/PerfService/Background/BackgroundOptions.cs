@@ -60,6 +60,17 @@ public sealed class BackgroundOptions : IValidatableObject
     [Range(1, 256)]
     public int? AnalysisThreads { get; set; }
 
+    /// <summary>Where this process also serves uploads: while the slowest tenth of the last 5 s of uploads took longer
+    /// than this (parse and store), analysis pauses between batches and feeds the detector on one thread, so requests
+    /// keep their latency when analysis is behind (<see cref="Analysis.AnalysisYield"/>). 0: never yield.</summary>
+    [Range(0, 60_000)]
+    public int YieldAboveIngestMs { get; set; } = 250;
+
+    /// <summary>The longest pause between two analysis batches while yielding (the pause doubles from 250 ms up to it):
+    /// bounds how far yielding can slow analysis down.</summary>
+    [Range(250, 60_000)]
+    public int YieldMaxPauseMs { get; set; } = 2_000;
+
     public int AnalysisThreadCount => AnalysisThreads ?? (Runs(ServiceRoles.Web) ? HalfTheCores : Environment.ProcessorCount);
 
     public int WorkerCount => Workers ?? HalfTheCores;

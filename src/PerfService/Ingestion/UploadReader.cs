@@ -12,10 +12,15 @@ namespace PerfService.Ingestion;
 /// <c>files</c> part per file, named by its path relative to the upload root. Enforces the size limits and refuses
 /// unsafe paths before anything is parsed or stored.
 /// </summary>
-public sealed class UploadReader(IOptions<IngestOptions> options, ILogger<UploadReader> logger)
+public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider time, ILogger<UploadReader> logger)
 {
     /// <summary>nginx's "client closed request": the answer to a request its client gave up on; nobody reads it.</summary>
     public const int ClientClosedRequest = 499;
+
+    /// <summary>How long a failed read waits for the request to be seen aborted: Kestrel fails the body as soon as the
+    /// connection drops, but cancels <c>RequestAborted</c> later, from the thread pool
+    /// (<c>HttpProtocol.CancelRequestAbortedToken</c> schedules it), and on a busy machine that can come well after the read failed.</summary>
+    public static readonly TimeSpan AbortNotice = TimeSpan.FromSeconds(2);
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { MaxDepth = 16 };
     private readonly IngestOptions _options = options.Value;
@@ -24,7 +29,8 @@ public sealed class UploadReader(IOptions<IngestOptions> options, ILogger<Upload
     /// Reads the upload. A client that gives up half-way (a timeout, a killed agent, a reset connection) makes the
     /// framework's form reader fail in whatever way the moment of the reset gives (an I/O error, a cancellation, or
     /// worse): once the request is aborted, every such failure is the client's, logged as an abort and answered 499,
-    /// never a 500.
+    /// never a 500. The abort may be announced after the failure (<see cref="AbortNotice"/>): a failure of any other
+    /// kind waits for it that long before it is taken for the service's own.
     /// </summary>
     public async Task<Upload> ReadAsync(HttpRequest request, CancellationToken ct)
     {
@@ -32,11 +38,26 @@ public sealed class UploadReader(IOptions<IngestOptions> options, ILogger<Upload
         {
             return await ReadUploadAsync(request, ct);
         }
-        catch (Exception e) when (e is not UploadException && request.HttpContext.RequestAborted.IsCancellationRequested)
+        catch (Exception e) when (e is not UploadException)
         {
+            if (!await AbortedAsync(request.HttpContext.RequestAborted)) throw;
             logger.LogInformation("Upload aborted by the client ({Length} bytes announced; {Error}: {Message})",
                 request.ContentLength, e.GetType().Name, e.Message);
             throw new UploadException(ClientClosedRequest, "Client closed request", "the client closed the connection before the upload was read");
+        }
+    }
+
+    private async Task<bool> AbortedAsync(CancellationToken aborted)
+    {
+        if (aborted.IsCancellationRequested) return true;
+        try
+        {
+            await Task.Delay(AbortNotice, time, aborted);
+            return false;
+        }
+        catch (OperationCanceledException)
+        {
+            return true;
         }
     }
 

@@ -30,3 +30,6 @@ public sealed record VerdictDto(long BenchmarkId, string Benchmark, string Measu
     double? PValue, double? AdjustedPValue, double Threshold, double NoChangeMargin, int BaseSamples, int HeadSamples, string? Reason);
 
 public sealed record TargetResultDto(long Id, string Name, string Outcome, double? Actual, double? Limit, string? Detail);
+
+/// <summary>A parked run put back in the analysis queue.</summary>
+public sealed record AnalysisRetried(long RunId, string Analysis);

@@ -3,6 +3,7 @@ using System.IO.Compression;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
+using PerfService.Auth;
 using PerfService.Data;
 using PerfService.Core.Contracts;
 using PerfService.Hosting.Http;
@@ -19,8 +20,16 @@ public static class RunsApi
         api.MapGet("/runs/{runId:long}/artifacts/{**path}", GetArtifact).WithSummary("Download one of a run's uploaded files");
         api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts).WithSummary("Get a run's verdicts against its baseline");
         api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets).WithSummary("Get a run's target results");
+        api.MapPost("/runs/{runId:long}/analysis/retry", RetryAnalysis).RequireAuthorization(Scopes.Admin)
+            .WithSummary("Analyse a parked run again (its analysis failed every attempt); admin of its project");
         return api;
     }
+
+    private static async Task<Results<Accepted<AnalysisRetried>, ProblemHttpResult>> RetryAnalysis(long runId, PerfDbContext db, CancellationToken ct) =>
+        await Analysis.AnalysisRequests.RetryParkedAsync(db, runId, ct)
+            ? TypedResults.Accepted($"/api/v1/runs/{runId}", new AnalysisRetried(runId, "queued"))
+            : TypedResults.Problem($"run {runId} is not parked: its analysis succeeded or is still being tried", statusCode: StatusCodes.Status409Conflict,
+                title: "Not parked");
 
     private static async Task<Results<Ok<RunDetailDto>, NotFound>> GetRun(long runId, PerfDbContext db, CancellationToken ct)
     {

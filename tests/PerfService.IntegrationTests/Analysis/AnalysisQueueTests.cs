@@ -114,6 +114,25 @@ public class AnalysisQueueTests(AnalysisQueueApp app) : IClassFixture<AnalysisQu
         var listed = Assert.Single(status.Analysis.ParkedRuns);
         Assert.Equal((poison, "poison", 2), (listed.RunId, listed.Project, listed.Attempts));
         Assert.Contains("poisoned", listed.Error);
+
+        // Once its cause is gone, an admin of the project puts it back; a read token, or an admin bound to another
+        // project, may not.
+        await app.Database.ExecAsync("DROP TRIGGER poison ON runs");
+        var retry = $"/api/v1/runs/{poison}/analysis/retry";
+        var reader = await app.ClientWithScopesAsync(Scopes.Read);
+        Assert.Equal(HttpStatusCode.Forbidden, (await reader.PostAsync(retry, null)).StatusCode);
+        await app.CreateProjectAsync("poison-other");
+        var otherAdmin = await AdminOfAsync("poison-other");
+        Assert.Equal(HttpStatusCode.Forbidden, (await otherAdmin.PostAsync(retry, null)).StatusCode);
+        Assert.NotNull((await app.WithDbAsync(db => db.AnalysisQueue.SingleAsync(q => q.RunId == poison))).ParkedAt);
+
+        var ownAdmin = await AdminOfAsync("poison");
+        Assert.Equal(HttpStatusCode.Accepted, (await ownAdmin.PostAsync(retry, null)).StatusCode);
+        Assert.Equal(new AnalysisStep(1, 0), await app.Consumer.StepAsync(CancellationToken.None));
+        Assert.Empty(await QueueAsync([poison]));
+        Assert.NotNull(await app.WithDbAsync(db => db.Runs.Where(r => r.Id == poison).Select(r => r.AnalysedAt).SingleAsync()));
+        // Analysed: nothing is parked any more, so a second retry is a conflict.
+        Assert.Equal(HttpStatusCode.Conflict, (await admin.PostAsync(retry, null)).StatusCode);
     }
 
     private async Task<List<long>> PostAsync(string project, int count, int first = 0)
@@ -127,6 +146,14 @@ public class AnalysisQueueTests(AnalysisQueueApp app) : IClassFixture<AnalysisQu
             Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", files))).StatusCode);
         }
         return await app.WithDbAsync(db => db.Runs.Where(r => r.Project!.Slug == project).OrderBy(r => r.Id).Skip(first).Select(r => r.Id).ToListAsync());
+    }
+
+    private async Task<HttpClient> AdminOfAsync(string slug)
+    {
+        var project = await app.WithDbAsync(db => db.Projects.Where(p => p.Slug == slug).Select(p => p.Id).SingleAsync());
+        var client = app.CreateClient();
+        client.DefaultRequestHeaders.Authorization = new("Bearer", await app.WithDbAsync(db => TokenCommands.CreateAsync(db, $"admin-of-{slug}", [Scopes.Admin], project)));
+        return client;
     }
 
     private Task<List<long>> QueueAsync(List<long> runs) =>

@@ -79,6 +79,9 @@ public static class AccessExpectations
             new RegisterAgentRequest($"matrix-{n}", AccessMatrixApp.AgentProfile, new MachineInfo("Test CPU", 2, 2, 1L << 30, "Linux", "6.1", new Dictionary<string, string>())))),
         ["POST /api/v1/agents/{agentId:long}/claim"] = new(Door.AgentSelf, (_, c, _) => new HttpRequestMessage(HttpMethod.Post, $"/api/v1/agents/{c.AgentId}/claim?waitSeconds=0")),
 
+        // The seeded run is not parked: an allowed caller gets the 409 "not parked" problem.
+        ["POST /api/v1/runs/{runId:long}/analysis/retry"] = new(Door.ProjectAdmin, (t, _, _) => new HttpRequestMessage(HttpMethod.Post,
+            $"/api/v1/runs/{t.RunId}/analysis/retry"), Allowed: [202, 409]),
         ["PATCH /api/v1/projects/{slug}"] = new(Door.ProjectAdmin, (t, _, _) => Json(HttpMethod.Patch, $"/api/v1/projects/{t.Slug}", new { })),
         ["PUT /api/v1/projects/{slug}/thresholds"] = new(Door.ProjectAdmin, (t, _, _) => Json(HttpMethod.Put, $"/api/v1/projects/{t.Slug}/thresholds",
             new { thresholds = new[] { new { pattern = "*", threshold = 0.2 } } })),

@@ -12,13 +12,15 @@ public static class PerfTelemetry
 {
     public const string Name = "PerfService";
     public const string RunIdTag = "perf.run_id";
+    /// <summary>Time to parse and store one upload; analysis watches it to yield the CPU to uploads.</summary>
+    public const string IngestDuration = "perfservice.ingest.duration";
 
     public static readonly ActivitySource Source = new(Name);
     private static readonly Meter s_meter = new(Name);
 
     private static readonly Counter<long> s_runsIngested = s_meter.CreateCounter<long>("perfservice.runs.ingested", "{run}", "Runs stored (a repeat of an idempotency key is not counted)");
     private static readonly Counter<long> s_resultsIngested = s_meter.CreateCounter<long>("perfservice.results.ingested", "{result}", "Benchmark results stored");
-    private static readonly Histogram<double> s_ingestDuration = s_meter.CreateHistogram<double>("perfservice.ingest.duration", "s", "Time to parse and store one upload",
+    private static readonly Histogram<double> s_ingestDuration = s_meter.CreateHistogram<double>(IngestDuration, "s", "Time to parse and store one upload",
         advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] });
     private static readonly Counter<long> s_analyses = s_meter.CreateCounter<long>("perfservice.analyses", "{analysis}", "Run analyses finished (rate: analyses per second)");
     private static readonly Counter<long> s_seriesUpdated = s_meter.CreateCounter<long>("perfservice.series.updated", "{series}", "Main-branch series fed to change-point detection");

@@ -84,4 +84,5 @@ export const api = {
   // The head the page showed: the service refuses (409) if the author pushed another one since.
   approvePull: (slug, pr, headCommit) => post(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/approve`, { headCommit }),
   serviceStatus: () => get('/api/v1/service/status'),
+  retryAnalysis: (runId) => post(`/api/v1/runs/${enc(runId)}/analysis/retry`),
 };

@@ -20,6 +20,23 @@ function needToken() {
     el('button', { type: 'button', class: 'link', onclick: () => askToken('Paste an admin API token.').then(load) }, 'Set token')));
 }
 
+/** Puts a parked run back in the analysis queue (after its cause is fixed), then shows the page again. */
+function retryButton(runId) {
+  return el('button', {
+    type: 'button', class: 'retry-analysis', 'data-run': String(runId),
+    onclick: async (e) => {
+      e.target.disabled = true;
+      try {
+        await api.retryAnalysis(runId);
+        await load();
+      } catch (err) {
+        e.target.disabled = false;
+        showError($('#analysis'), err);
+      }
+    },
+  }, 'Retry');
+}
+
 async function load() {
   // Without a token the answer is a certain 401: ask first rather than make the request.
   if (!getToken()) {
@@ -40,9 +57,9 @@ async function load() {
     a.parked
       ? [el('p', { id: 'parked-count' }, badge(`${fmtNumber(a.parked)} parked`, { [`${fmtNumber(a.parked)} parked`]: 'bad' }),
         ' runs whose analysis failed every attempt; the runs behind them were analysed. Newest first:'),
-      table(['Run', 'Project', 'Stored', 'Parked', 'Attempts', 'Error'], a.parkedRuns.map((p) => [
+      table(['Run', 'Project', 'Stored', 'Parked', 'Attempts', 'Error', ''], a.parkedRuns.map((p) => [
         el('a', { href: `run.html?id=${p.runId}` }, `#${p.runId}`), p.project, new Date(p.queuedAt).toLocaleString(),
-        new Date(p.parkedAt).toLocaleString(), String(p.attempts), el('code', {}, p.error ?? '')]), 'parked-table')]
+        new Date(p.parkedAt).toLocaleString(), String(p.attempts), el('code', {}, p.error ?? ''), retryButton(p.runId)]), 'parked-table')]
       : el('p', { class: 'muted', id: 'parked-count' }, 'No run is parked: every analysis succeeded or is still being tried.'));
     clear($('#queues'), s.queues.some((q) => q.length > 0)
       ? table(['Queue', 'Waiting', 'Oldest waiting (analysis lag)'], s.queues.map((q) => [q.queue, fmtNumber(q.length), age(q.oldestSeconds)]), 'queue-table')

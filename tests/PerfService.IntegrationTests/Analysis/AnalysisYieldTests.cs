@@ -1,0 +1,60 @@
+using Microsoft.Extensions.Options;
+using Microsoft.Extensions.Time.Testing;
+using PerfService.Analysis;
+using PerfService.Background;
+
+namespace PerfService.IntegrationTests.Analysis;
+
+/// <summary>
+/// How the consumer yields to uploads in a process with both roles, on the service's own clock: no pause without
+/// uploads (the consumer drains at full speed when nothing is ingested), a growing pause and one detector thread
+/// while uploads are slow, and none again once the slow uploads have left the window. The pace itself is
+/// <c>AnalysisPaceTests</c>.
+/// </summary>
+public class AnalysisYieldTests
+{
+    private readonly FakeTimeProvider _clock = new();
+
+    // Not listening to the process's upload metric: other tests upload beside these.
+    private AnalysisYield Yield() => new(Options.Create(new BackgroundOptions()), _clock, listen: false);
+
+    [Fact]
+    public void Without_uploads_analysis_never_waits()
+    {
+        using var yielding = Yield();
+        for (var i = 0; i < 5; i++) Assert.True(yielding.WaitAsync(CancellationToken.None).IsCompletedSuccessfully);
+        Assert.False(yielding.Current.Yielding);
+        Assert.Equal(2, yielding.Threads(2));
+    }
+
+    [Fact]
+    public async Task Slow_uploads_make_analysis_wait_and_feed_on_one_thread_until_they_leave_the_window()
+    {
+        using var yielding = Yield();
+        for (var i = 0; i < 10; i++) yielding.Uploaded(TimeSpan.FromMilliseconds(900));
+
+        var wait = yielding.WaitAsync(CancellationToken.None);
+        Assert.False(wait.IsCompleted);
+        Assert.Equal((TimeSpan.FromMilliseconds(250), true), (yielding.Current.Pause, yielding.Current.Yielding));
+        Assert.Equal(1, yielding.Threads(2));
+        _clock.Advance(TimeSpan.FromMilliseconds(250));
+        await wait;
+
+        // Five seconds on, the slow uploads are out of the window: the pause halves to nothing at once (125 ms is
+        // under the step) and the detector has its threads back.
+        _clock.Advance(TimeSpan.FromSeconds(5));
+        Assert.True(yielding.WaitAsync(CancellationToken.None).IsCompletedSuccessfully);
+        Assert.False(yielding.Current.Yielding);
+        Assert.Equal(2, yielding.Threads(2));
+    }
+
+    [Fact]
+    public void The_service_records_its_own_upload_times_through_the_ingest_metric()
+    {
+        // Listening, as in the service; enough slow uploads that other tests' uploads meanwhile cannot hide them.
+        using var yielding = new AnalysisYield(Options.Create(new BackgroundOptions()), _clock);
+        for (var i = 0; i < 200; i++) PerfService.Hosting.Telemetry.PerfTelemetry.RunIngested("yield-test", 1, TimeSpan.FromSeconds(1));
+        Assert.False(yielding.WaitAsync(CancellationToken.None).IsCompleted);
+        Assert.True(yielding.Current.Yielding);
+    }
+}
