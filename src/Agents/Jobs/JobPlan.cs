@@ -69,4 +69,8 @@ public sealed class RepeatBudget(int repeats)
         Left--;
         return true;
     }
+
+    /// <summary>A repeat that was disturbed again shows the disturbance is lasting (a backup, a busy neighbour, a
+    /// loop that never ends): further repeats in this job would only lengthen it, so the rest are given up.</summary>
+    public void GiveUp() => Left = 0;
 }

@@ -232,6 +232,12 @@ public sealed partial class JobRunner(
             log.Note($"{what}: {parsed.Results.Count} results in {(finished - started).TotalSeconds:0.0} s{Said(disturbance)}");
             if (best is null || Less(disturbance, best.Value.Disturbance)) best = (output, started, finished, disturbance);
             if (disturbance is not { Disturbed: true }) break;
+            if (attempt > 1)
+            {
+                repeats.GiveUp();
+                log.Note($"warning: {what} was disturbed again when repeated: the disturbance is lasting, so this job repeats no more rounds; posted marked as disturbed");
+                break;
+            }
             if (!repeats.TryTake())
             {
                 log.Note($"warning: {what} stayed disturbed after {attempt} attempt(s) and the job's repeats are spent; posted marked as disturbed");

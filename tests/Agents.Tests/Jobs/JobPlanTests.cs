@@ -60,4 +60,14 @@ public sealed class JobPlanTests
         Assert.Equal([true, true, false, false], new[] { budget.TryTake(), budget.TryTake(), budget.TryTake(), budget.TryTake() });
         Assert.Equal(0, budget.Left);
     }
+
+    [Fact]
+    public void A_lasting_disturbance_gives_up_the_jobs_remaining_repeats()
+    {
+        var budget = new RepeatBudget(4);
+        Assert.True(budget.TryTake());
+        budget.GiveUp();
+        Assert.Equal(0, budget.Left);
+        Assert.False(budget.TryTake());
+    }
 }

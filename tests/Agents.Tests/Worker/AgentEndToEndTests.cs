@@ -243,7 +243,7 @@ public sealed class AgentEndToEndTests : IDisposable
         if (repeat)
         {
             Assert.Contains("repeating the disturbed round (0 repeat(s) left in this job)", log);
-            Assert.Contains("stayed disturbed after 2 attempt(s)", log);
+            Assert.Contains("was disturbed again when repeated: the disturbance is lasting", log);
         }
     }
 
