@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Microsoft.Extensions.Options;
 using Npgsql;
 using PerfService.Core.Contracts;
@@ -32,10 +33,11 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
                    lease_expires_at = $5 + make_interval(secs => $3), started_at = coalesce(j.started_at, $5),
                    log = j.log || format(E'[%s] attempt %s claimed by agent %s\n', to_char($5 AT TIME ZONE 'UTC', 'HH24:MI:SS'), j.attempts + 1, (SELECT name FROM agents WHERE id = $1))
             WHERE j.id = (SELECT id FROM jobs WHERE profile_id = $2 AND state = '{Queued}' AND ($4::bigint IS NULL OR project_id = $4)
+                          AND (pinned_agent_id IS NULL OR pinned_agent_id = $1)
                           ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING j.id, j.attempts, (SELECT slug FROM projects WHERE id = j.project_id), (SELECT coalesce(repository_url, '') FROM projects WHERE id = j.project_id),
                       j.commit, j.base_commit, j.branch, j.pull_request, j.suites, (SELECT name FROM profiles WHERE id = j.profile_id), j.rounds, j.quick, j.untrusted,
-                      extract(epoch FROM $5 - j.created_at)::float8
+                      extract(epoch FROM $5 - j.created_at)::float8, j.profiling::text
             """);
         cmd.Parameters.Add(new() { Value = agentId });
         cmd.Parameters.Add(new() { Value = profileId });
@@ -47,7 +49,8 @@ public sealed class JobQueue(NpgsqlDataSource dataSource, JobNotifier notifier, 
         if (r.GetInt32(1) == 1) PerfTelemetry.JobClaimed(r.GetString(9), TimeSpan.FromSeconds(r.GetDouble(13))); // a retry's wait is not the queue's
         return new JobAssignment(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetString(3), r.GetString(4),
             r.IsDBNull(5) ? null : r.GetString(5), r.IsDBNull(6) ? null : r.GetString(6), r.IsDBNull(7) ? null : r.GetInt32(7),
-            r.GetFieldValue<string[]>(8), r.GetString(9), r.GetInt32(10), _options.LeaseSeconds, r.GetBoolean(11), r.GetBoolean(12));
+            r.GetFieldValue<string[]>(8), r.GetString(9), r.GetInt32(10), _options.LeaseSeconds, r.GetBoolean(11), r.GetBoolean(12),
+            r.IsDBNull(14) ? null : JsonSerializer.Deserialize<ProfilingRequest>(r.GetString(14), JsonSerializerOptions.Web));
     }
 
     /// <summary>Long polling: claims at once if it can, else waits for a notification or the timeout.</summary>
