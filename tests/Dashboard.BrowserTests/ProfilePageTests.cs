@@ -38,6 +38,8 @@ public class ProfilePageTests(DashboardSite site)
         Assert.Equal(0L, b.Script("return document.querySelectorAll('#flame img, #flame script, #profile-summary img').length"));
         Assert.Null(b.Script("return window.__pwned === undefined ? null : window.__pwned"));
 
+        // The boxes grow in with d3's transition: the picture is taken once they are drawn.
+        Drawn();
         b.Screenshot("profile-differential");
         b.WaitFor("button[data-view='base']").Click();
         b.WaitUntil(() => b.WaitFor("button[data-view='base']").GetAttribute("aria-pressed") == "true", "the base view");
@@ -45,9 +47,11 @@ public class ProfilePageTests(DashboardSite site)
         var search = b.WaitFor("#flame-search");
         search.SendKeys("Retry");
         b.WaitUntil(() => b.WaitFor("#flame-details").Text.StartsWith("search:", StringComparison.Ordinal), "the search count");
+        Drawn();
         b.Screenshot("profile-base-search");
         Assert.Null(b.Script("return window.__pwned === undefined ? null : window.__pwned"));
-        Assert.Empty(PageErrors());
+        var errors = PageErrors();
+        Assert.True(errors.Count == 0, string.Join("\n", errors));
     }
 
     [Fact]
@@ -65,17 +69,31 @@ public class ProfilePageTests(DashboardSite site)
         link.Click();
         b.WaitFor("#flame g.frame");
         Assert.Contains($"job={job}", b.Driver.Url);
-        Assert.Empty(PageErrors());
+        // The pull request has profiles but was never measured here: the page's request for its report answers 404
+        // (the page says "No report yet"), which the browser logs.
+        var errors = PageErrors().Where(e => !e.Contains("/report - Failed to load resource", StringComparison.Ordinal)).ToList();
+        Assert.True(errors.Count == 0, string.Join("\n", errors));
     }
 
     private string Fill(string frame) => (string)site.Browser.Script(
         "return [...document.querySelectorAll('#flame g.frame')].find(g => g.getAttribute('name') === arguments[0]).querySelector('rect').getAttribute('fill')", frame)!;
 
+    /// <summary>Waits out d3's transitions: the root spans the whole graph and the grown frame's label is written.</summary>
+    private void Drawn() => site.Browser.WaitUntil(() => Math.Abs(Width("all") - Convert.ToDouble(site.Browser.Script(
+            "return Number(document.querySelector('#flame svg').getAttribute('width'))"), System.Globalization.CultureInfo.InvariantCulture)) < 1
+        && (bool)site.Browser.Script("return [...document.querySelectorAll('#flame .d3-flame-graph-label')].some(l => l.textContent.startsWith('Rivulet'))")!,
+        "the flame graph's transitions");
+
+    private double Width(string frame) => Convert.ToDouble(site.Browser.Script(
+        "const g = [...document.querySelectorAll('#flame g.frame')].find(g => g.getAttribute('name') === arguments[0]); return Number(g?.querySelector('rect').getAttribute('width') ?? 0)", frame),
+        System.Globalization.CultureInfo.InvariantCulture);
+
     private static int Channel(string rgb, int index) => int.Parse(rgb[4..^1].Split(',')[index].Trim(), System.Globalization.CultureInfo.InvariantCulture);
 
     // d3-flame-graph also injects its stylesheet inline, which the dashboard's CSP refuses: the page links the same
     // stylesheet as a file, so that refusal is expected and is the only error allowed.
-    private List<string> PageErrors() => site.Browser.Errors().Where(e => !e.Contains("Refused to apply inline style", StringComparison.Ordinal)).ToList();
+    private List<string> PageErrors() => site.Browser.Errors()
+        .Where(e => !(e.Contains("d3-flamegraph.umd.min.js", StringComparison.Ordinal) && e.Contains("inline style", StringComparison.Ordinal))).ToList();
 
     /// <summary>A pull request (numbered like its job) of project "flame" profiled on base and head: Execute grew from 10% to
     /// 28% of samples, Parse shrank, and two frames carry markup.</summary>

@@ -76,7 +76,7 @@ async function render() {
     el('h3', {}, 'Downloads'),
     el('ul', { id: 'profile-downloads' }, profiles.filter((p) => p.benchmark === diff.benchmark).map((p) =>
       el('li', {}, `${p.role} round ${p.round}, ${p.samples.toLocaleString('en')} samples: `,
-        el('a', { href: p.nativeUrl }, p.format), ' · ', el('a', { href: p.foldedUrl }, 'folded')))));
+        el('a', { href: p.nativeUrl }, `as recorded (${p.format})`), ' · ', el('a', { href: p.foldedUrl }, 'normalised folded stacks')))));
   show('diff');
 }
 
