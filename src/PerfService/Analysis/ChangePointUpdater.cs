@@ -21,7 +21,7 @@ namespace PerfService.Analysis;
 /// whose range still holds untested commits gets its next bisection job.
 /// </summary>
 public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader reader, AlertService alerts, Bisector bisector,
-    IOptions<BackgroundOptions> options, Profiling.ProfilingJobs profiling, ILogger<ChangePointUpdater> logger)
+    IOptions<BackgroundOptions> options, ILogger<ChangePointUpdater> logger)
 {
     public sealed record SeriesId(long ProjectId, long BenchmarkId, long MeasureId, long ProfileId, long BranchId, bool LowerIsBetter, string Label);
 
@@ -239,9 +239,6 @@ public sealed partial class ChangePointUpdater(PerfDbContext db, SeriesReader re
             Summary = "",
         }, id, points, a), $"stable change point found after point {a.DetectedAt}", ct);
         open.Opened(alert);
-        // A slowdown on the default branch is profiled at its commit against the one before, on its hardware profile.
-        if (a.Direction == ChangeDirection.Regression && alert.FromCommit is { } before && alert.ToCommit is { } after)
-            await profiling.ForChangePointAsync(alert, after, before, agentId: null, ct);
 
         // A change back to the old level fixes the earlier change it undoes.
         foreach (var earlier in (await open.OfAsync(id, ct)).Where(e => e.Id != alert.Id))

@@ -8,8 +8,7 @@ using PerfService.PullRequests;
 namespace PerfService.Profiling;
 
 /// <summary>
-/// When profiling jobs are created: after a pull request's job is judged with regressions, when a change point is
-/// raised on the default branch, and when a writer asks (<c>/perf profile</c>, the pull request page's button). Each
+/// When profiling jobs are created: after a pull request's job is judged with regressions, and when a writer asks (<c>/perf profile</c>, the pull request page's button). Each
 /// profiles base and head on one hardware profile; the jobs themselves are made by <see cref="JobScheduler"/>.
 /// </summary>
 public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQueue queue, ILogger<ProfilingJobs> logger)
@@ -29,18 +28,6 @@ public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQ
         var job = scheduler.AddProfiling(judged.ProjectId, judged.ProfileId, judged.Commit, judged.BaseCommit, judged.Branch, judged.PullRequest, null,
             judged.AgentId, targets, judged.Untrusted, held: false);
         return await SaveAsync(job, $"pull request #{judged.PullRequest} regressions", ct);
-    }
-
-    /// <summary>A change point on the default branch: the alert's commit against the one before, on the alert's profile.</summary>
-    public async Task<Job?> ForChangePointAsync(Alert alert, string commit, string previous, long? agentId, CancellationToken ct)
-    {
-        if (alert.BenchmarkId is not { } benchmark || alert.ProfileId is not { } profile) return null;
-        if (await db.Jobs.AnyAsync(j => j.AlertId == alert.Id && j.Kind == JobKind.Profile && j.State != JobState.Cancelled, ct)) return null;
-        var targets = await TargetsAsync(db.Benchmarks.Where(b => b.Id == benchmark), ct);
-        if (targets.Count == 0) return null;
-        var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == alert.ProjectId, ct);
-        var job = scheduler.AddProfiling(alert.ProjectId, profile, commit, previous, project.DefaultBranch, null, alert.Id, agentId, targets, false, held: false);
-        return await SaveAsync(job, $"change-point alert {alert.Id}", ct);
     }
 
     /// <summary>
