@@ -9,6 +9,10 @@ public sealed class ProfileOptions
 {
     public const string Section = "Profiles";
 
+    /// <summary>Whether a pull request judged with regressions queues a profiling job for them (one extra run a side of
+    /// each regressed benchmark, on the agent that measured it).</summary>
+    public bool ProfileRegressions { get; set; } = true;
+
     /// <summary>Largest native profile file; a whole request may be a few KB more (the metadata part).</summary>
     [Range(1024, 1L << 31)]
     public long MaxUploadBytes { get; set; } = 16 * 1024 * 1024;

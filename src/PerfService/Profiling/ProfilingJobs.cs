@@ -11,7 +11,8 @@ namespace PerfService.Profiling;
 /// When profiling jobs are created: after a pull request's job is judged with regressions, and when a writer asks (<c>/perf profile</c>, the pull request page's button). Each
 /// profiles base and head on one hardware profile; the jobs themselves are made by <see cref="JobScheduler"/>.
 /// </summary>
-public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQueue queue, ILogger<ProfilingJobs> logger)
+public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQueue queue, Microsoft.Extensions.Options.IOptions<ProfileOptions> options,
+    ILogger<ProfilingJobs> logger)
 {
     /// <summary>At most this many benchmarks per profiling job: each costs one extra run a side.</summary>
     public const int MaxTargets = 20;
@@ -20,7 +21,7 @@ public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQ
     /// earlier profiling job of the same head and profile already covers is not asked for again.</summary>
     public async Task<Job?> ForRegressionsAsync(Job judged, IReadOnlyCollection<long> regressedBenchmarks, CancellationToken ct)
     {
-        if (judged.Kind == JobKind.Submitted || judged.PullRequest is null || judged.BaseCommit is null || regressedBenchmarks.Count == 0) return null;
+        if (!options.Value.ProfileRegressions || judged.Kind == JobKind.Submitted || judged.PullRequest is null || judged.BaseCommit is null || regressedBenchmarks.Count == 0) return null;
         var targets = await TargetsAsync(db.Benchmarks.Where(b => regressedBenchmarks.Contains(b.Id)), ct);
         var covered = await CoveredAsync(judged.ProjectId, judged.ProfileId, judged.Commit, judged.PullRequest, null, ct);
         targets = targets.Where(t => !covered.Contains(t)).Take(MaxTargets).ToList();
