@@ -589,6 +589,102 @@ namespace PerfService.Migrations.Migrations
                     b.ToTable("commits", (string)null);
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.CpuProfile", b =>
+                {
+                    b.Property<long>("Id")
+                        .ValueGeneratedOnAdd()
+                        .HasColumnType("bigint")
+                        .HasColumnName("id");
+
+                    NpgsqlPropertyBuilderExtensions.UseIdentityByDefaultColumn(b.Property<long>("Id"));
+
+                    b.Property<long?>("AgentId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("agent_id");
+
+                    b.Property<string>("Benchmark")
+                        .IsRequired()
+                        .HasMaxLength(1000)
+                        .HasColumnType("character varying(1000)")
+                        .HasColumnName("benchmark");
+
+                    b.Property<DateTimeOffset>("CreatedAt")
+                        .HasColumnType("timestamp with time zone")
+                        .HasColumnName("created_at");
+
+                    b.Property<byte[]>("FoldedGzip")
+                        .IsRequired()
+                        .HasColumnType("bytea")
+                        .HasColumnName("folded_gzip");
+
+                    b.Property<string>("Format")
+                        .IsRequired()
+                        .HasMaxLength(32)
+                        .HasColumnType("character varying(32)")
+                        .HasColumnName("format");
+
+                    b.Property<long>("JobId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("job_id");
+
+                    b.Property<byte[]>("NativeGzip")
+                        .IsRequired()
+                        .HasColumnType("bytea")
+                        .HasColumnName("native_gzip");
+
+                    b.Property<long>("NativeSize")
+                        .HasColumnType("bigint")
+                        .HasColumnName("native_size");
+
+                    b.Property<long>("ProfileId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("profile_id");
+
+                    b.Property<long>("ProjectId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("project_id");
+
+                    b.Property<string>("Role")
+                        .IsRequired()
+                        .HasMaxLength(8)
+                        .HasColumnType("character varying(8)")
+                        .HasColumnName("role");
+
+                    b.Property<int>("Round")
+                        .HasColumnType("integer")
+                        .HasColumnName("round");
+
+                    b.Property<long>("Samples")
+                        .HasColumnType("bigint")
+                        .HasColumnName("samples");
+
+                    b.Property<string>("Suite")
+                        .IsRequired()
+                        .HasMaxLength(200)
+                        .HasColumnType("character varying(200)")
+                        .HasColumnName("suite");
+
+                    b.HasKey("Id")
+                        .HasName("pk_cpu_profiles");
+
+                    b.HasIndex("AgentId")
+                        .HasDatabaseName("ix_cpu_profiles_agent_id");
+
+                    b.HasIndex("CreatedAt")
+                        .HasDatabaseName("ix_cpu_profiles_created_at");
+
+                    b.HasIndex("ProfileId")
+                        .HasDatabaseName("ix_cpu_profiles_profile_id");
+
+                    b.HasIndex("ProjectId")
+                        .HasDatabaseName("ix_cpu_profiles_project_id");
+
+                    b.HasIndex("JobId", "Benchmark")
+                        .HasDatabaseName("ix_cpu_profiles_job_id_benchmark");
+
+                    b.ToTable("cpu_profiles", (string)null);
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.HardwareProfile", b =>
                 {
                     b.Property<long>("Id")
@@ -673,6 +769,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("bigint")
                         .HasColumnName("agent_id");
 
+                    b.Property<long?>("AlertId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("alert_id");
+
                     b.Property<int>("Attempts")
                         .HasColumnType("integer")
                         .HasColumnName("attempts");
@@ -724,6 +824,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("integer")
                         .HasColumnName("max_attempts");
 
+                    b.Property<long?>("PinnedAgentId")
+                        .HasColumnType("bigint")
+                        .HasColumnName("pinned_agent_id");
+
                     b.Property<int>("Priority")
                         .HasColumnType("integer")
                         .HasColumnName("priority");
@@ -731,6 +835,10 @@ namespace PerfService.Migrations.Migrations
                     b.Property<long>("ProfileId")
                         .HasColumnType("bigint")
                         .HasColumnName("profile_id");
+
+                    b.Property<string>("Profiling")
+                        .HasColumnType("jsonb")
+                        .HasColumnName("profiling");
 
                     b.Property<string>("Progress")
                         .HasColumnType("text")
@@ -780,6 +888,12 @@ namespace PerfService.Migrations.Migrations
 
                     b.HasIndex("AgentId")
                         .HasDatabaseName("ix_jobs_agent_id");
+
+                    b.HasIndex("AlertId")
+                        .HasDatabaseName("ix_jobs_alert_id");
+
+                    b.HasIndex("PinnedAgentId")
+                        .HasDatabaseName("ix_jobs_pinned_agent_id");
 
                     b.HasIndex("ProjectId", "PullRequest")
                         .HasDatabaseName("ix_jobs_project_id_pull_request");
@@ -1932,6 +2046,40 @@ namespace PerfService.Migrations.Migrations
                         .HasConstraintName("fk_commits_projects_project_id");
                 });
 
+            modelBuilder.Entity("PerfService.Data.Entities.CpuProfile", b =>
+                {
+                    b.HasOne("PerfService.Data.Entities.Agent", null)
+                        .WithMany()
+                        .HasForeignKey("AgentId")
+                        .OnDelete(DeleteBehavior.SetNull)
+                        .HasConstraintName("fk_cpu_profiles_agents_agent_id");
+
+                    b.HasOne("PerfService.Data.Entities.Job", "Job")
+                        .WithMany()
+                        .HasForeignKey("JobId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_cpu_profiles_jobs_job_id");
+
+                    b.HasOne("PerfService.Data.Entities.HardwareProfile", "Profile")
+                        .WithMany()
+                        .HasForeignKey("ProfileId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_cpu_profiles_profiles_profile_id");
+
+                    b.HasOne("PerfService.Data.Entities.Project", null)
+                        .WithMany()
+                        .HasForeignKey("ProjectId")
+                        .OnDelete(DeleteBehavior.Cascade)
+                        .IsRequired()
+                        .HasConstraintName("fk_cpu_profiles_projects_project_id");
+
+                    b.Navigation("Job");
+
+                    b.Navigation("Profile");
+                });
+
             modelBuilder.Entity("PerfService.Data.Entities.Job", b =>
                 {
                     b.HasOne("PerfService.Data.Entities.Agent", "Agent")
@@ -1939,6 +2087,18 @@ namespace PerfService.Migrations.Migrations
                         .HasForeignKey("AgentId")
                         .OnDelete(DeleteBehavior.SetNull)
                         .HasConstraintName("fk_jobs_agents_agent_id");
+
+                    b.HasOne("PerfService.Data.Entities.Alert", null)
+                        .WithMany()
+                        .HasForeignKey("AlertId")
+                        .OnDelete(DeleteBehavior.SetNull)
+                        .HasConstraintName("fk_jobs_alerts_alert_id");
+
+                    b.HasOne("PerfService.Data.Entities.Agent", null)
+                        .WithMany()
+                        .HasForeignKey("PinnedAgentId")
+                        .OnDelete(DeleteBehavior.SetNull)
+                        .HasConstraintName("fk_jobs_agents_pinned_agent_id");
 
                     b.HasOne("PerfService.Data.Entities.HardwareProfile", "Profile")
                         .WithMany()

@@ -102,9 +102,11 @@ internal static class CommentTables
     private static string Linked(ReportRow row)
     {
         var url = MarkdownText.Url(row.ExplorerUrl);
-        if (url is null) return Benchmark(row);
+        // Why it got slower: the differential flame graph, once the regression was profiled.
+        var profile = MarkdownText.Url(row.ProfileUrl) is { } p ? " · [flame graph](" + p + ")" : "";
+        if (url is null) return Benchmark(row) + profile;
         return "[" + MarkdownText.Escape(row.Benchmark) + "](" + url + ")" + (row.BaselineFromHistory ? " " + HistoryMark : "")
-            + (row.Outcome == Outcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "");
+            + (row.Outcome == Outcome.Regression && row.Acknowledged ? " _(acknowledged)_" : "") + profile;
     }
 
     private static string Target(ReportTarget target) =>

@@ -64,6 +64,11 @@ public sealed record ReportRow
     public string? ExplorerUrl { get; init; }
     /// <summary>The same link relative to the dashboard's root, for the dashboard's own pages.</summary>
     public string? ExplorerPath { get; init; }
+    /// <summary>Absolute link to the differential flame graph of this benchmark on this profile (head against base), once a
+    /// profiling job has recorded one; null before, or without the public URL.</summary>
+    public string? ProfileUrl { get; init; }
+    /// <summary>The same link relative to the dashboard's root.</summary>
+    public string? ProfilePath { get; init; }
     /// <summary>The alert group the regression's alert belongs to (its triage happens there), when it has one.</summary>
     public long? AlertGroupId { get; init; }
     /// <summary>Absolute link to that group on the dashboard's alerts page; null without the public URL.</summary>

@@ -18,8 +18,9 @@ public static class ProjectResources
     public const string AlertId = "alertId";
     public const string JobId = "jobId";
     public const string AlertGroupId = "alertGroupId";
+    public const string CpuProfileId = "cpuProfileId";
 
-    public static readonly string[] Owned = [Slug, RunId, AlertId, JobId, AlertGroupId];
+    public static readonly string[] Owned = [Slug, RunId, AlertId, JobId, AlertGroupId, CpuProfileId];
 
     /// <summary>
     /// Route parameters that need no project check of their own: a pull-request number and an artifact path sit
@@ -38,6 +39,7 @@ public static class ProjectResources
             AlertId => db.Alerts.Where(a => a.Id == id).Select(a => a.ProjectId),
             JobId => db.Jobs.Where(j => j.Id == id).Select(j => j.ProjectId),
             AlertGroupId => db.AlertGroups.Where(g => g.Id == id).Select(g => g.ProjectId),
+            CpuProfileId => db.CpuProfiles.Where(p => p.Id == id).Select(p => p.ProjectId),
             _ => throw new ArgumentOutOfRangeException(nameof(parameter), parameter, "not a project-owned route parameter"),
         };
         return db.Projects.AsNoTracking().Where(p => owner.Contains(p.Id)).Select(p => new ResolvedProject(p.Id, p.Slug, p.IsPublic)).FirstOrDefaultAsync(ct);

@@ -121,7 +121,7 @@ public static class AgentJobsApi
         if (!await queue.CompleteAsync(jobId, request.AgentId, request.Succeeded, request.Error, request.Log, ct))
             return TypedResults.Conflict("this agent no longer holds the job (its lease expired)");
         // A finished pull-request job is judged in the background: head against its interleaved base rounds.
-        if (request.Succeeded && await db.Jobs.AnyAsync(j => j.Id == jobId && j.PullRequest != null && j.State == JobState.Succeeded, ct))
+        if (request.Succeeded && await db.Jobs.AnyAsync(j => j.Id == jobId && j.PullRequest != null && j.Kind != JobKind.Profile && j.State == JobState.Succeeded, ct))
             PullRequestComparisonJob.Enqueue(background, jobId);
         return TypedResults.NoContent();
     }
@@ -151,6 +151,6 @@ public static class AgentJobsApi
     }
 
     /// <summary>An agent token may only act for agents it registered; admin tokens may act for any.</summary>
-    private static bool OwnsAgent(ClaimsPrincipal user, Agent agent) =>
+    internal static bool OwnsAgent(ClaimsPrincipal user, Agent agent) =>
         user.HasAnyScope(Scopes.Admin) || agent.TokenId?.ToString() == user.FindFirstValue(ClaimTypes.NameIdentifier);
 }

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
 using PerfService.Core.Contracts;
@@ -40,24 +41,27 @@ public sealed class JobQueue(PerfDbContext db, JobNotifier notifier, IOptions<Jo
             WHERE j.id = (SELECT id FROM jobs
                           WHERE profile_id = {profileId} AND state = {Queued}
                             AND ({projectId}::bigint IS NULL OR project_id = {projectId}::bigint)
+                            AND (pinned_agent_id IS NULL OR pinned_agent_id = {agentId})
                           ORDER BY priority DESC, created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING j.id, j.attempts, (SELECT slug FROM projects WHERE id = j.project_id) AS project,
                       (SELECT coalesce(repository_url, '') FROM projects WHERE id = j.project_id) AS repository_url,
                       j.commit, j.base_commit, j.branch, j.pull_request, j.suites,
                       (SELECT name FROM profiles WHERE id = j.profile_id) AS profile,
-                      j.rounds, j.quick, j.untrusted, extract(epoch FROM {now} - j.created_at)::float8 AS waited_seconds
+                      j.rounds, j.quick, j.untrusted, extract(epoch FROM {now} - j.created_at)::float8 AS waited_seconds,
+                      j.profiling::text AS profiling
             """).ToListAsync(ct);
         if (claimed is not [var c]) return null;
         // A retry's wait is not the queue's.
         if (c.Attempts == 1) PerfTelemetry.JobClaimed(c.Profile, TimeSpan.FromSeconds(c.WaitedSeconds));
         return new JobAssignment(c.Id, c.Attempts, c.Project, c.RepositoryUrl, c.Commit, c.BaseCommit, c.Branch,
-            c.PullRequest, c.Suites, c.Profile, c.Rounds, _options.LeaseSeconds, c.Quick, c.Untrusted);
+            c.PullRequest, c.Suites, c.Profile, c.Rounds, _options.LeaseSeconds, c.Quick, c.Untrusted,
+            c.Profiling is null ? null : JsonSerializer.Deserialize<ProfilingRequest>(c.Profiling, JsonSerializerOptions.Web));
     }
 
     /// <summary>A claimed job as the claim returns it (columns named like the properties).</summary>
     private sealed record ClaimedJob(long Id, int Attempts, string Project, string RepositoryUrl, string Commit,
         string? BaseCommit, string? Branch, int? PullRequest, string[] Suites, string Profile, int Rounds, bool Quick,
-        bool Untrusted, double WaitedSeconds);
+        bool Untrusted, double WaitedSeconds, string? Profiling);
 
     /// <summary>Long polling: claims at once if it can, else waits for a notification or the timeout.</summary>
     public Task<JobAssignment?> ClaimAsync(long agentId, long profileId, TimeSpan wait, CancellationToken ct) => ClaimAsync(agentId, profileId, null, wait, ct);

@@ -106,6 +106,26 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         return job;
     }
 
+    /// <summary>
+    /// A profiling job: the agent records CPU profiles of <paramref name="targets"/> on base and head, one run a side, and
+    /// posts profiles, never runs. Pinned to the agent that measured the regression when there is one (its machine is
+    /// where the change showed). Added to the caller's unit of work; the caller saves and wakes the agents.
+    /// </summary>
+    public Job AddProfiling(long projectId, long profileId, string commit, string? baseCommit, string? branch, int? pullRequest, long? alertId,
+        long? pinnedAgentId, IReadOnlyList<ProfileTarget> targets, bool untrusted, bool held)
+    {
+        var job = new Job
+        {
+            ProjectId = projectId, Kind = JobKind.Profile, Commit = commit, BaseCommit = baseCommit, Branch = branch, PullRequest = pullRequest,
+            AlertId = alertId, PinnedAgentId = pinnedAgentId, ProfileId = profileId,
+            Suites = targets.Select(t => t.Suite).Distinct().ToArray(), Profiling = new ProfilingRequest(targets),
+            Priority = RerunPriority, State = held ? JobState.AwaitingApproval : JobState.Queued, Untrusted = untrusted,
+            MaxAttempts = options.Value.MaxAttempts, Rounds = 1, CreatedAt = time.GetUtcNow(),
+        };
+        db.Jobs.Add(job);
+        return job;
+    }
+
     /// <summary>Cancels the pull request's pending and running jobs; a running agent hears it at its next heartbeat.</summary>
     public Task<int> CancelPullRequestAsync(long projectId, int pullRequest, string reason, CancellationToken ct, string? exceptCommit = null)
     {

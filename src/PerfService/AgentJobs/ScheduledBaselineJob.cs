@@ -22,7 +22,7 @@ public sealed class ScheduledBaselineJob(PerfDbContext db, JobScheduler schedule
                 logger.LogWarning("Scheduled baseline of {Project}: cannot read {Branch} of {Url}", project.Slug, project.DefaultBranch, Projects.RepositoryUrl.Redact(project.RepositoryUrl));
                 continue;
             }
-            if (await db.Jobs.AnyAsync(j => j.ProjectId == project.Id && j.Commit == head && j.PullRequest == null && j.State != JobState.Cancelled, ct))
+            if (await db.Jobs.AnyAsync(j => j.ProjectId == project.Id && j.Commit == head && j.PullRequest == null && j.Kind != JobKind.Profile && j.State != JobState.Cancelled, ct))
                 continue;
             var jobs = await scheduler.EnqueueAsync(new JobRequest(project.Slug, head, Branch: project.DefaultBranch, Kind: JobKind.Baseline), ct);
             logger.LogInformation("Scheduled baseline of {Project} at {Commit}: {Count} jobs", project.Slug, head, jobs.Count);

@@ -19,6 +19,7 @@ internal static class RouteParameters
         ["jobId"] = "A job's id, as returned by a claim or `GET /api/v1/jobs`.",
         ["agentId"] = "The agent's id, as returned by `POST /api/v1/agents/register`.",
         ["pr"] = "The pull request's number on GitHub.",
+        ["cpuProfileId"] = "A stored CPU profile's id, as listed by a job's, pull request's or alert's profiles.",
         ["path"] = "The artifact's path inside the run's upload (as listed by `GET /api/v1/runs/{runId}`).",
     };
 

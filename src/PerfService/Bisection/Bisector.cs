@@ -32,7 +32,7 @@ public sealed class Bisector(PerfDbContext db, AlertService alerts, JobScheduler
         var knownShas = known.Select(c => c.Sha).ToArray();
         var between = known.Where(c => c.At > fromAt && c.At < toAt).Select(c => c.Sha).ToList();
         var jobs = await db.Jobs.AsNoTracking()
-            .Where(j => j.ProjectId == project.Id && j.ProfileId == profileId && j.PullRequest == null && knownShas.Contains(j.Commit))
+            .Where(j => j.ProjectId == project.Id && j.ProfileId == profileId && j.PullRequest == null && j.Kind != JobKind.Profile && knownShas.Contains(j.Commit))
             .Select(j => new { j.Commit, j.Kind, j.State }).ToListAsync(ct);
         var measured = await (from r in db.Runs join c in db.Commits on r.CommitId equals c.Id
                               where r.ProjectId == project.Id && r.ProfileId == profileId && r.PullRequest == null && r.Role == RunRole.Head && between.Contains(c.Sha)

@@ -17,6 +17,7 @@ public class PerfDbContext(DbContextOptions<PerfDbContext> options) : DbContext(
     public DbSet<Run> Runs => Set<Run>();
     public DbSet<Result> Results => Set<Result>();
     public DbSet<RawArtifact> Artifacts => Set<RawArtifact>();
+    public DbSet<CpuProfile> CpuProfiles => Set<CpuProfile>();
     public DbSet<Job> Jobs => Set<Job>();
     public DbSet<Target> Targets => Set<Target>();
     public DbSet<TargetResult> TargetResults => Set<TargetResult>();

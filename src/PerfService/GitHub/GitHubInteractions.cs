@@ -15,12 +15,13 @@ namespace PerfService.GitHub;
 /// comment, never with a new comment.
 /// </summary>
 public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions actions, PullRequestApprovals approvals, GitHubPermissions permissions,
-    GitHubClientProvider clients, GitHubRetry retry, Hangfire.IBackgroundJobClient background, TimeProvider time, ILogger<GitHubInteractions> logger)
+    Profiling.ProfilingJobs profiling, GitHubClientProvider clients, GitHubRetry retry, Hangfire.IBackgroundJobClient background, TimeProvider time, ILogger<GitHubInteractions> logger)
 {
     public const string HelpText = """
         **PerfService commands** (for people with write access):
         - `/perf run`: approve this pull request's current head commit to run on the benchmark agents (outside contributors)
         - `/perf rerun [profile]`: benchmark the current head again, on every profile or one
+        - `/perf profile <benchmark glob> [profile]`: profile the matching benchmarks on base and head, e.g. `/perf profile Parser.*`
         - `/perf ack <benchmark glob> [reason]`: acknowledge the matching regressions, e.g. `/perf ack Parser.* expected, new validation`
         - `/perf help`: this list
         """;
@@ -104,6 +105,13 @@ public sealed class GitHubInteractions(PerfDbContext db, PullRequestActions acti
                         reaction = ReactionType.Confused;
                         notes.Add($"{project.Slug}: {x.Message}");
                     }
+                    break;
+                case "profile" when command.Argument is { } pattern:
+                    var (profiled, refusal) = await profiling.RequestAsync(project, pr, pattern, command.Rest?.Split(' ')[0], ct);
+                    if (refusal is not null) { reaction = ReactionType.Confused; notes.Add($"{project.Slug}: {refusal}"); break; }
+                    reaction = ReactionType.Rocket;
+                    notes.Add($"{project.Slug}: {profiled.Count} profiling jobs queued"
+                              + (profiled.Any(j => j.State == JobState.AwaitingApproval) ? ", awaiting a maintainer's approval" : ""));
                     break;
                 case "ack" when command.Argument is { } glob:
                     // Published once, by the note, with the acknowledgement in it.

@@ -12,4 +12,11 @@ public static class Gzip
         using (var gzip = new GZipStream(output, CompressionLevel.Fastest, leaveOpen: true)) gzip.Write(content);
         return output.ToArray();
     }
+
+    public static byte[] Decompress(byte[] content)
+    {
+        using var output = new MemoryStream();
+        using (var gzip = new GZipStream(new MemoryStream(content, writable: false), CompressionMode.Decompress)) gzip.CopyTo(output);
+        return output.ToArray();
+    }
 }

@@ -24,7 +24,7 @@ public static class JobHold
     {
         CheckPoster(jobId, poster);
         await using var cmd = new NpgsqlCommand("""
-            SELECT j.project_id, j.state, j.agent_id, a.name, a.token_id
+            SELECT j.project_id, j.state, j.kind, j.agent_id, a.name, a.token_id
             FROM jobs j LEFT JOIN agents a ON a.id = j.agent_id
             WHERE j.id = $1 FOR SHARE OF j
             """, conn);
@@ -33,6 +33,9 @@ public static class JobHold
         // An unknown job and another project's job read the same, so the answer tells nothing about other projects.
         if (!await r.ReadAsync(ct) || r.GetInt64("project_id") != projectId)
             throw new UploadException(403, "Job not held", $"run.jobId {jobId} is not a job of project '{project}'", "run", "$.jobId");
+        // A profiling job's runs are profiled, not measured: as results they would feed verdicts, baselines and change points.
+        if (r.GetString("kind") == nameof(Data.Entities.JobKind.Profile))
+            throw new UploadException(409, "Profiling job", $"job {jobId} is a profiling job: it posts profiles (POST /api/v1/profiles), not runs", "run", "$.jobId");
         var state = r.GetString("state");
         if (state != nameof(Data.Entities.JobState.Running))
             throw new UploadException(409, "Job not running", $"job {jobId} is {state}: runs are accepted only while its agent holds it", "run", "$.jobId");

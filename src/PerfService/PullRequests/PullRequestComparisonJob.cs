@@ -26,14 +26,14 @@ namespace PerfService.PullRequests;
 [Queue("critical")]
 public sealed class PullRequestComparisonJob(
     PerfDbContext db, PullRequestInputs builder, AlertService alerts, JobScheduler scheduler, IBackgroundJobClient background,
-    TimeProvider time, ILogger<PullRequestComparisonJob> logger)
+    Profiling.ProfilingJobs profiling, TimeProvider time, ILogger<PullRequestComparisonJob> logger)
 {
     public static void Enqueue(IBackgroundJobClient jobs, long jobId) => jobs.Enqueue<PullRequestComparisonJob>(j => j.RunAsync(jobId, CancellationToken.None));
 
     public async Task RunAsync(long jobId, CancellationToken ct)
     {
         var job = await db.Jobs.AsNoTracking().FirstOrDefaultAsync(j => j.Id == jobId, ct);
-        if (job?.PullRequest is null) return;
+        if (job?.PullRequest is null || job.Kind == JobKind.Profile) return;
         var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == job.ProjectId, ct);
         var profile = await db.Profiles.AsNoTracking().Where(p => p.Id == job.ProfileId).Select(p => p.Name).FirstAsync(ct);
         var (attempts, newerPending) = await AttemptsAsync(job, ct);
@@ -78,6 +78,9 @@ public sealed class PullRequestComparisonJob(
             await db.Jobs.Where(j => j.Id == job.Id).ExecuteUpdateAsync(s => s.SetProperty(j => j.JudgedAt, time.GetUtcNow()), ct);
             await tx.CommitAsync(ct);
         }
+        // Why it got slower: the agent that measured the regressions profiles them on base and head.
+        await profiling.ForRegressionsAsync(job,
+            verdicts.Select((v, i) => (v, i)).Where(x => x.v.Outcome == Outcome.Regression).Select(x => inputs[x.i].BenchmarkId).Distinct().ToList(), ct);
         // Never for submitted results, which no agent of ours produced and none may be there to re-run; only from the
         // newest attempt (an older one finishing late must not queue a second re-run); only within the budget.
         if (verdicts.Any(v => v.WantsRerun) && canRerun && rerunRounds > 0)

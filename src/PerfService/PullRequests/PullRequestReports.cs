@@ -24,7 +24,8 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
     {
         var project = await db.Projects.AsNoTracking().FirstOrDefaultAsync(p => p.Id == projectId, ct);
         var jobs = await db.Jobs.AsNoTracking()
-            .Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && j.State != JobState.Cancelled)
+            // A profiling job measures nothing: it never names the head, holds the status pending or supplies verdicts.
+            .Where(j => j.ProjectId == projectId && j.PullRequest == pullRequest && j.State != JobState.Cancelled && j.Kind != JobKind.Profile)
             .OrderByDescending(j => j.Id).ToListAsync(ct);
         if (project is null || jobs.Count == 0) return null;
         // Results an ingest token submitted without a job are kept apart from what the agents measure: an agent's job
@@ -77,6 +78,7 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
 
         var disturbances = await PullRequestDisturbance.ReadAsync(db, jobs, judged, profiles, ct);
         var publicUrl = dashboard.Value.PublicUrl?.TrimEnd('/');
+        var profiled = await Profiling.ProfilePages.OfPullRequestAsync(db, projectId, pullRequest, head, ct);
         var figures = await PullRequestHistory.ReadAsync(db, projectId, project.DefaultBranch,
             verdicts.Where(x => x.v.Outcome == Outcome.Regression)
                 .Select(x => (new PullRequestHistory.SeriesKey(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId), x.v.Change ?? 0)).ToList(),
@@ -104,6 +106,8 @@ public class PullRequestReports(PerfDbContext db, IOptions<DashboardOptions> das
             {
                 ExplorerPath = ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId]),
                 ExplorerUrl = publicUrl is null ? null : $"{publicUrl}/{ExplorerPath(x.v.BenchmarkId, x.Measure, profiles[x.v.ProfileId])}",
+                ProfilePath = profiled.GetValueOrDefault((x.v.ProfileId, x.Key)),
+                ProfileUrl = publicUrl is null || profiled.GetValueOrDefault((x.v.ProfileId, x.Key)) is not { } page ? null : $"{publicUrl}/{page}",
                 AlertGroupId = GroupOf(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId),
                 AlertGroupUrl = publicUrl is null || GroupOf(x.v.BenchmarkId, x.v.MeasureId, x.v.ProfileId) is not { } group ? null
                     : $"{publicUrl}/alerts.html?group={group}",

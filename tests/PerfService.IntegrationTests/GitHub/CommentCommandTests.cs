@@ -77,6 +77,59 @@ public class CommentCommandTests(RealReportsGitHubAppFixture fixture) : IClassFi
     }
 
     [Fact]
+    public async Task Profile_queues_a_profiling_job_for_a_writer_that_the_report_does_not_count()
+    {
+        var head = await fixture.OpenJudgedAsync("cmd-profile", 6, "Demo.Parse");
+        var report = await fixture.App.CreateClient().GetFromJsonAsync<Core.Reports.PullRequestReport>("/api/v1/projects/cmd-profile/pulls/6/report", Profiling.ReportJson.Options);
+
+        var (refused, _) = await CommandAsync("octo/cmd-profile", 6, "/perf profile Demo.*", Outsider);
+        Assert.Equal("confused", Reactions(fixture.GitHub, refused));
+        Assert.DoesNotContain(await fixture.JobsAsync("cmd-profile"), j => j.Kind == JobKind.Profile);
+
+        var (asked, reply) = await CommandAsync("octo/cmd-profile", 6, "/perf profile Demo.P*", Maintainer);
+        Assert.Equal("rocket", Reactions(fixture.GitHub, asked));
+        var profiling = (await fixture.JobsAsync("cmd-profile")).Where(j => j.Kind == JobKind.Profile).ToList();
+        Assert.NotEmpty(profiling);
+        Assert.All(profiling, j => Assert.Equal((head, JobState.Queued, 6), (j.Commit, j.State, j.PullRequest!.Value)));
+        Assert.All(profiling, j => Assert.Equal([new ProfileTarget("Demo", "Demo.Parse")], j.Profiling!.Targets));
+        Assert.Contains($"{profiling.Count} profiling jobs queued", reply.Message, StringComparison.Ordinal);
+
+        // A queued profiling job measures nothing: the report's head, pending profiles and rows are as they were.
+        var after = await fixture.App.CreateClient().GetFromJsonAsync<Core.Reports.PullRequestReport>("/api/v1/projects/cmd-profile/pulls/6/report", Profiling.ReportJson.Options);
+        Assert.Equal((report!.HeadCommit, report.PendingProfiles.Count, report.Rows.Count), (after!.HeadCommit, after.PendingProfiles.Count, after.Rows.Count));
+        Assert.Empty(after.PendingProfiles);
+
+        var (none, _) = await CommandAsync("octo/cmd-profile", 6, "/perf profile Nothing.*", Maintainer);
+        Assert.Equal("confused", Reactions(fixture.GitHub, none));
+    }
+
+    [Fact]
+    public async Task Profiling_an_outsiders_head_waits_for_the_same_approval_as_its_suites()
+    {
+        await fixture.CreateProjectAsync("cmd-profile-fork", "octo/cmd-profile-fork");
+        var head = GitHubFixture.Sha("cmd-profile-fork");
+        await fixture.DeliverAsync("pull_request", PullRequestPayloads.PullRequest("opened", 7, "octo/cmd-profile-fork", head, fork: "mallory/cmd-profile-fork",
+            association: "CONTRIBUTOR", author: Outsider));
+        await fixture.App.WithDbAsync(async db =>
+        {
+            var suite = new Suite { ProjectId = await fixture.ProjectIdAsync("cmd-profile-fork"), Name = "Demo" };
+            db.Suites.Add(suite);
+            await db.SaveChangesAsync();
+            db.Benchmarks.Add(new Benchmark { SuiteId = suite.Id, Key = "Demo.Parse", Name = "Demo.Parse" });
+            return await db.SaveChangesAsync();
+        });
+
+        var (asked, _) = await CommandAsync("octo/cmd-profile-fork", 7, "/perf profile Demo.Parse", Maintainer);
+        Assert.Equal("rocket", Reactions(fixture.GitHub, asked));
+        var profiling = (await fixture.JobsAsync("cmd-profile-fork")).Where(j => j.Kind == JobKind.Profile).ToList();
+        Assert.NotEmpty(profiling);
+        Assert.All(profiling, j => Assert.Equal((JobState.AwaitingApproval, true), (j.State, j.Untrusted)));
+
+        await CommandAsync("octo/cmd-profile-fork", 7, "/perf run", Maintainer);
+        Assert.All((await fixture.JobsAsync("cmd-profile-fork")).Where(j => j.Kind == JobKind.Profile), j => Assert.Equal(JobState.Queued, j.State));
+    }
+
+    [Fact]
     public async Task Rerun_queues_one_profile_for_a_writer_and_nothing_for_others()
     {
         var head = await fixture.OpenJudgedAsync("cmd-rerun", 3, "Demo.Parse");

@@ -69,12 +69,24 @@ public static class AccessExpectations
         ["GET /api/v1/projects/{slug}/alert-groups"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/alert-groups?state=")),
         ["GET /api/v1/alert-groups/{alertGroupId:long}"] = new(Door.Read, (t, _, _) => Get($"/api/v1/alert-groups/{t.AlertGroupId}")),
         ["GET /api/v1/jobs/{jobId:long}"] = new(Door.Read, (t, _, _) => Get($"/api/v1/jobs/{t.JobId}")),
+        ["GET /api/v1/jobs/{jobId:long}/profiles"] = new(Door.Read, (t, _, _) => Get($"/api/v1/jobs/{t.ProfilingJobId}/profiles")),
+        ["GET /api/v1/jobs/{jobId:long}/profiles/differential"] = new(Door.Read, (t, _, _) =>
+            Get($"/api/v1/jobs/{t.ProfilingJobId}/profiles/differential?benchmark={AccessMatrixApp.ProfiledBenchmark}")),
+        ["GET /api/v1/projects/{slug}/pulls/{pr:int}/profiles"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/pulls/{t.PullRequest}/profiles")),
+        ["GET /api/v1/alerts/{alertId:long}/profiles"] = new(Door.Read, (t, _, _) => Get($"/api/v1/alerts/{t.AlertId}/profiles")),
+        ["GET /api/v1/profiles/{cpuProfileId:long}/native"] = new(Door.Read, (t, _, _) => Get($"/api/v1/profiles/{t.CpuProfileId}/native")),
+        ["GET /api/v1/profiles/{cpuProfileId:long}/folded"] = new(Door.Read, (t, _, _) => Get($"/api/v1/profiles/{t.CpuProfileId}/folded")),
 
         ["POST /api/v1/alerts/{alertId:long}/state"] = new(Door.Triage, (t, _, _) => Json(HttpMethod.Post, $"/api/v1/alerts/{t.AlertId}/state", new { state = "acknowledged", reason = "matrix" })),
         ["POST /api/v1/alert-groups/{alertGroupId:long}/state"] = new(Door.Triage, (t, _, _) => Json(HttpMethod.Post, $"/api/v1/alert-groups/{t.AlertGroupId}/state", new { state = "acknowledged", reason = "matrix" })),
         ["POST /api/v1/runs"] = new(Door.Ingest, (t, _, _) => IngestRun(t)),
         ["POST /api/v1/jobs/{jobId:long}/heartbeat"] = new(Door.AgentJob, (t, c, _) => Json(HttpMethod.Post, $"/api/v1/jobs/{t.JobId}/heartbeat", new HeartbeatRequest(c.AgentId, null, ["x"])), Allowed: [409]),
         ["POST /api/v1/jobs/{jobId:long}/complete"] = new(Door.AgentJob, (t, c, _) => Json(HttpMethod.Post, $"/api/v1/jobs/{t.JobId}/complete", new CompleteJobRequest(c.AgentId, true, null, ["x"])), Allowed: [409]),
+        // The seeded job measures: an allowed agent learns it is no profiling job (409); the job's project is checked first.
+        ["POST /api/v1/profiles"] = new(Door.AgentJob, (t, c, _) => new HttpRequestMessage(HttpMethod.Post, "/api/v1/profiles")
+        {
+            Content = Profiling.ProfileUploads.Body(new ProfileUploadMetadata(t.JobId, c.AgentId, "maps", AccessMatrixApp.ProfiledBenchmark, "head", "folded"), "main 1\n"u8.ToArray()),
+        }, Allowed: [409]),
         ["POST /api/v1/agents/register"] = new(Door.AgentSelf, (_, _, n) => Json(HttpMethod.Post, "/api/v1/agents/register",
             new RegisterAgentRequest($"matrix-{n}", AccessMatrixApp.AgentProfile, new MachineInfo("Test CPU", 2, 2, 1L << 30, "Linux", "6.1", new Dictionary<string, string>())))),
         ["POST /api/v1/agents/{agentId:long}/claim"] = new(Door.AgentSelf, (_, c, _) => new HttpRequestMessage(HttpMethod.Post, $"/api/v1/agents/{c.AgentId}/claim?waitSeconds=0")),
@@ -89,6 +101,9 @@ public static class AccessExpectations
         ["POST /api/v1/jobs"] = new(Door.ProjectAdmin, (t, _, _) => Json(HttpMethod.Post, "/api/v1/jobs",
             new JobRequest(t.Slug, HistorySeed.Sha(4), Profiles: [AccessMatrixApp.JobProfile])), HiddenStatus: 422),
 
+        // Profiling the seeded pull request's benchmarks (202), or 422 when its glob matches more than one job may profile.
+        ["POST /api/v1/projects/{slug}/pulls/{pr:int}/profiles"] = new(Door.ProjectAdmin, (t, _, _) => Json(HttpMethod.Post,
+            $"/api/v1/projects/{t.Slug}/pulls/{t.PullRequest}/profiles", new { benchmarks = "*" }), Allowed: [202, 422]),
         // Nothing awaits approval in the seed: an allowed caller gets the 404 "nothing to approve" problem.
         ["POST /api/v1/projects/{slug}/pulls/{pr:int}/approve"] = new(Door.ProjectAdmin, (t, _, _) => Json(HttpMethod.Post,
             $"/api/v1/projects/{t.Slug}/pulls/{t.PullRequest}/approve", new { }), Allowed: [200, 204, 404]),

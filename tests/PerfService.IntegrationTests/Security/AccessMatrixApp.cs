@@ -1,5 +1,6 @@
 using System.Net.Http.Headers;
 using PerfService.AgentJobs;
+using PerfService.Data;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Dashboard;
 
@@ -8,7 +9,8 @@ namespace PerfService.IntegrationTests.Security;
 public enum Binding { Unbound, This, Other }
 
 /// <summary>Everything one project owns that a route can name, seeded through the real API.</summary>
-public sealed record Seeded(string Slug, bool IsPublic, long ProjectId, long RunId, string Artifact, long AlertId, long JobId, long BenchmarkId, int PullRequest, long AlertGroupId);
+public sealed record Seeded(string Slug, bool IsPublic, long ProjectId, long RunId, string Artifact, long AlertId, long JobId, long BenchmarkId, int PullRequest, long AlertGroupId,
+    long ProfilingJobId = 0, long CpuProfileId = 0);
 
 /// <summary>Who calls: a scope ("none" for anonymous), a binding relative to the target, and its own agent if it may have one.</summary>
 public sealed record Caller(string Scope, Binding Binding, string? Token, long AgentId);
@@ -86,8 +88,33 @@ public sealed class AccessMatrixApp : PerfServiceApp
             await db.SaveChangesAsync();
             var benchmark = await db.Benchmarks.FirstAsync(b => db.Suites.Any(s => s.Id == b.SuiteId && s.ProjectId == project.Id));
             var artifact = await db.Artifacts.Where(a => a.RunId == run).Select(a => a.Path).FirstAsync();
-            return new Seeded(slug, isPublic, project.Id, run, artifact, alert.Id, jobs[0].Id, benchmark.Id, 7, group.Id);
+            var (profilingJob, cpuProfile) = await SeedProfileAsync(db, project.Id, alert.Id);
+            return new Seeded(slug, isPublic, project.Id, run, artifact, alert.Id, jobs[0].Id, benchmark.Id, 7, group.Id, profilingJob, cpuProfile);
         });
+    }
+
+    public const string ProfiledBenchmark = "Maps.Get";
+
+    /// <summary>A finished profiling job of the seeded pull request and alert, with one stored profile.</summary>
+    private static async Task<(long Job, long Profile)> SeedProfileAsync(PerfDbContext db, long projectId, long alertId)
+    {
+        var profileId = await db.Profiles.Where(p => p.Name == JobProfile).Select(p => p.Id).SingleAsync();
+        var job = new Job
+        {
+            ProjectId = projectId, Kind = JobKind.Profile, Commit = HistorySeed.Sha(3), BaseCommit = HistorySeed.Sha(1), PullRequest = 7, AlertId = alertId,
+            ProfileId = profileId, State = JobState.Succeeded, Profiling = new ProfilingRequest([new ProfileTarget("maps", ProfiledBenchmark)]), CreatedAt = DateTimeOffset.UtcNow,
+        };
+        db.Jobs.Add(job);
+        await db.SaveChangesAsync();
+        var folded = global::PerfService.Ingestion.Gzip.Compress("main;Maps.Get 10\n"u8);
+        var profile = new CpuProfile
+        {
+            JobId = job.Id, ProjectId = projectId, ProfileId = profileId, Suite = "maps", Benchmark = ProfiledBenchmark, Role = RunRole.Head, Round = 1,
+            Format = Core.Profiles.ProfileFormat.Folded, NativeSize = 17, NativeGzip = folded, FoldedGzip = folded, Samples = 10, CreatedAt = DateTimeOffset.UtcNow,
+        };
+        db.CpuProfiles.Add(profile);
+        await db.SaveChangesAsync();
+        return (job.Id, profile.Id);
     }
 
     public static RunMetadata Run(string slug) => new()

@@ -1,3 +1,5 @@
+using System.Text.Json;
+using PerfService.Core.Contracts;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Metadata.Builders;
 using PerfService.Data.Entities;
@@ -18,5 +20,10 @@ public class JobConfiguration : IEntityTypeConfiguration<Job>
         b.HasIndex(x => new { x.ProfileId, x.State, x.Priority, x.CreatedAt });
         b.HasIndex(x => new { x.State, x.LeaseExpiresAt });
         b.HasIndex(x => new { x.ProjectId, x.PullRequest });
+        b.Property(x => x.Profiling).HasColumnType("jsonb").HasConversion(
+            v => JsonSerializer.Serialize(v, JsonSerializerOptions.Web), v => JsonSerializer.Deserialize<ProfilingRequest>(v, JsonSerializerOptions.Web));
+        b.HasOne<Agent>().WithMany().HasForeignKey(x => x.PinnedAgentId).OnDelete(DeleteBehavior.SetNull);
+        b.HasOne<Alert>().WithMany().HasForeignKey(x => x.AlertId).OnDelete(DeleteBehavior.SetNull);
+        b.HasIndex(x => x.AlertId);
     }
 }

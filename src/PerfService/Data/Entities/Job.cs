@@ -1,3 +1,5 @@
+using PerfService.Core.Contracts;
+
 namespace PerfService.Data.Entities;
 
 /// <summary><see cref="AwaitingApproval"/>: a pull request's job from an author the project does not trust automatically;
@@ -5,8 +7,10 @@ namespace PerfService.Data.Entities;
 public enum JobState { Queued, Running, Succeeded, Failed, Cancelled, AwaitingApproval }
 
 /// <summary><see cref="Submitted"/>: no agent ran it; it gathers a pull request's runs posted straight to the ingest
-/// API (<c>perf-agent submit --pr</c>), so they are judged and reported like an agent's.</summary>
-public enum JobKind { PullRequest, Baseline, Rerun, Bisect, Manual, Submitted }
+/// API (<c>perf-agent submit --pr</c>), so they are judged and reported like an agent's. <see cref="Profile"/>: records
+/// CPU profiles of a few benchmarks (<see cref="Job.Profiling"/>) and posts no runs, so it never feeds a verdict,
+/// baseline or change point.</summary>
+public enum JobKind { PullRequest, Baseline, Rerun, Bisect, Manual, Submitted, Profile }
 
 /// <summary>Benchmark work for an agent of one profile. Claimed with FOR UPDATE SKIP LOCKED and held by a lease.</summary>
 public class Job
@@ -41,6 +45,12 @@ public class Job
     /// <summary>When its pull-request comparison wrote its verdicts (none, when there was nothing to compare): until then
     /// a succeeded job's profile is still pending in the report.</summary>
     public DateTimeOffset? JudgedAt { get; set; }
+    /// <summary>Set on a <see cref="JobKind.Profile"/> job: what to profile, handed to the agent with the claim.</summary>
+    public ProfilingRequest? Profiling { get; set; }
+    /// <summary>Only this agent may claim the job: a profile of a regression is taken on the machine that measured it.</summary>
+    public long? PinnedAgentId { get; set; }
+    /// <summary>The change-point alert a profiling job explains, when it was raised on the default branch.</summary>
+    public long? AlertId { get; set; }
 
     // Navigations, for reads that project names (a run's commit SHA, profile name…) without correlated subqueries.
     public Project? Project { get; set; }

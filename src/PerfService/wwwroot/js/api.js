@@ -83,6 +83,9 @@ export const api = {
   pullReport: (slug, pr) => get(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/report`),
   // The head the page showed: the service refuses (409) if the author pushed another one since.
   approvePull: (slug, pr, headCommit) => post(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/approve`, { headCommit }),
+  pullProfiles: (slug, pr) => get(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/profiles`),
+  requestProfiles: (slug, pr, benchmarks, profile) => post(`/api/v1/projects/${enc(slug)}/pulls/${enc(pr)}/profiles`, { benchmarks, profile: profile || null }),
+  alertProfiles: (id) => get(`/api/v1/alerts/${enc(id)}/profiles`),
   serviceStatus: () => get('/api/v1/service/status'),
   retryAnalysis: (runId) => post(`/api/v1/runs/${enc(runId)}/analysis/retry`),
 };

@@ -3,7 +3,7 @@
 const words = {
   NoChange: 'no change', NotMeasured: 'not measured', AtRisk: 'at risk',
   ChangePoint: 'change point', PullRequest: 'pull request', AwaitingApproval: 'awaiting approval',
-  Rerun: 're-run', Bisect: 'bisection',
+  Rerun: 're-run', Bisect: 'bisection', Profile: 'profiling',
 };
 
 /** "NotMeasured" → "not measured"; a value without an entry reads as itself in lower case ("Regression" → "regression"). */

@@ -6,6 +6,7 @@ import { el, $, clear, showError, timeAgo, urlState } from '../dom.js';
 import { initLayout } from '../layout.js';
 import { alertHeaders, alertRow } from './alert-rows.js';
 import { appendGroups, groupTable } from './alert-groups.js';
+import { profilesSection } from './profiles.js';
 
 initLayout();
 const filters = $('#alert-filters');
@@ -107,7 +108,8 @@ async function detail(id) {
     el('h2', {}, 'History'),
     data.events.length ? el('ol', { class: 'events' }, data.events.map((e) => el('li', {},
       el('strong', {}, `${e.fromState ?? '–'} → ${e.toState}`), ` by ${e.actor}, ${timeAgo(e.at)}`, e.reason ? el('blockquote', {}, e.reason) : null)))
-      : el('p', { class: 'muted' }, 'No changes yet.'));
+      : el('p', { class: 'muted' }, 'No changes yet.'),
+    data.alert.kind === 'ChangePoint' ? profilesSection(() => api.alertProfiles(id)) : null);
   render(d);
   box.addEventListener('triaged', (e) => render(e.detail));
   return box;

@@ -77,7 +77,8 @@ export function targetsAndOthers(report) {
 }
 
 const benchmark = (r) => [r.explorerPath ? el('a', { href: r.explorerPath }, r.benchmark) : r.benchmark,
-  r.baselineFromHistory ? ' †' : null, r.outcome === 'Regression' && r.acknowledged ? el('span', { class: 'muted' }, ' (acknowledged)') : null];
+  r.baselineFromHistory ? ' †' : null, r.outcome === 'Regression' && r.acknowledged ? el('span', { class: 'muted' }, ' (acknowledged)') : null,
+  r.profilePath ? [' · ', el('a', { href: r.profilePath, class: 'flame-link' }, 'flame graph')] : null];
 
 // One column per figure the comment shows, bar the p-value (see run-view.js).
 const rowColumns = [

@@ -6,6 +6,7 @@ import { dataTable } from '../table.js';
 import { word } from '../words.js';
 import { regressionCharts } from './pr-charts.js';
 import { summary, changes, targetsAndOthers, submittedSection } from './pr-report.js';
+import { profilesSection } from './profiles.js';
 
 initLayout();
 const container = $('#pr');
@@ -26,6 +27,7 @@ if (!project || !/^\d+$/.test(pr || '')) {
       report?.awaitingApprovalLabel ? approval(report) : null,
       report ? [summary(report), changes(report), history, targetsAndOthers(report), submittedSection(report)]
         : el('p', { class: 'muted' }, 'No report yet: no benchmark job has run for this pull request.'),
+      profilesSection(() => api.pullProfiles(project, pr), (benchmarks, profile) => api.requestProfiles(project, pr, benchmarks, profile)),
       runList(runs));
     history?.draw();
   } catch (e) {
