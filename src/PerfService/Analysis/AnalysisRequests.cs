@@ -48,7 +48,7 @@ public static class AnalysisRequests
             RETURNING run_id AS "Value"
             """).ToListAsync(ct);
         if (retried.Count == 0) return false;
-        await db.Database.ExecuteSqlInterpolatedAsync($"SELECT pg_notify({Channel}, '')", ct);
+        await db.Database.ExecuteSqlAsync($"SELECT pg_notify({Channel}, '')", ct);
         return true;
     }
 
