@@ -23,6 +23,7 @@ public sealed record ChangePointOptions
         MinAfter = 5,
         Persist = 3,
         FastZThreshold = double.PositiveInfinity,
+        SkipQuietRescans = false,
     };
 
     /// <summary>Window sizes (points a side) at which candidates are looked for: short ones for changes close together, long ones for small changes.</summary>
@@ -70,6 +71,11 @@ public sealed record ChangePointOptions
     public int Jitter { get; init; } = 3;
     /// <summary>Points beyond a full window after which a change point is settled and never re-examined.</summary>
     public int SettleMargin { get; init; } = 10;
+    /// <summary>
+    /// Online: skip the re-scan when no change point is under watch and a cheap screen (<see cref="QuietScreen"/>) finds
+    /// no position near the candidate bar; the first detector re-scanned after every point.
+    /// </summary>
+    public bool SkipQuietRescans { get; init; } = true;
     /// <summary>Most recent points kept by the online state (also the span of the noise estimate).</summary>
     public int History { get; init; } = 200;
 }

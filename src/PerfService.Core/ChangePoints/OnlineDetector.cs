@@ -48,7 +48,10 @@ public static class OnlineDetector
         }
         var lo = Math.Max(0, settled - offset);
         var from = Math.Max(lo + o.MinBefore, watchFrom - offset);
-        var steps = StepScanner.Scan(y, from, keep - o.MinAfter, lo, noise, o);
+        // Nothing under watch and nothing near the bar: the scan would find nothing, so skip it.
+        var steps = tracks.Count == 0 && o.SkipQuietRescans && !QuietScreen.MayFind(y, from, keep - o.MinAfter, lo, noise, o)
+            ? []
+            : StepScanner.Scan(y, from, keep - o.MinAfter, lo, noise, o);
 
         // Match this re-run's change points to the tracks of previous re-runs: nearest first, same direction.
         var stepOf = new int[tracks.Count];

@@ -21,7 +21,7 @@ internal readonly record struct Step(int Index, double Z, double Delta, double L
 /// </summary>
 internal static class StepScanner
 {
-    private const double TrimmedVarianceFactor = 1.1;
+    internal const double TrimmedVarianceFactor = 1.1;
     private const double Trim = 0.2;
 
     // Positions with fewer points after them than MinAfter are still scored (down to this many) so that a step
