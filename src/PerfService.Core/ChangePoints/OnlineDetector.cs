@@ -142,7 +142,7 @@ public static class OnlineDetector
     {
         var a = Math.Abs(step.Z);
         if (a >= o.FastZThreshold && StepScanner.IsYoung(step)) return 1;
-        return a >= (o.FastZThreshold + o.ZThreshold) / 2 ? Math.Min(2, o.Persist) : o.Persist;
+        return a >= o.TwoRunsZThreshold ? Math.Min(2, o.Persist) : o.Persist;
     }
 
     private static ChangeDirection DirectionOf(in Step s, ChangePointOptions o) =>
