@@ -23,6 +23,9 @@ public sealed record ChangePointOptions
         MinAfter = 5,
         Persist = 3,
         FastZThreshold = double.PositiveInfinity,
+        TwoRunsZThreshold = double.PositiveInfinity,
+        SkipQuietRescans = false,
+        NoiseBetweenCandidates = false,
     };
 
     /// <summary>Window sizes (points a side) at which candidates are looked for: short ones for changes close together, long ones for small changes.</summary>
@@ -34,11 +37,13 @@ public sealed record ChangePointOptions
     /// <summary>
     /// Online fast path: a change point with fewer than five points after it is reported only when each of them lies
     /// beyond <see cref="FastBeyond"/> noise deviations of the old level; its confirming re-runs scale with its z:
-    /// one at ≥ this value, two at ≥ (this + <see cref="ZThreshold"/>)/2, else <see cref="Persist"/>.
+    /// one at ≥ this value, two at ≥ <see cref="TwoRunsZThreshold"/>, else <see cref="Persist"/>.
     /// </summary>
-    public double FastZThreshold { get; init; } = 8.0;
+    public double FastZThreshold { get; init; } = 7.0;
+    /// <summary>A change point this strong is alerted after two confirming re-runs instead of <see cref="Persist"/>.</summary>
+    public double TwoRunsZThreshold { get; init; } = 6.5;
     /// <summary>How far (in noise standard deviations) each point after a young change point must lie beyond the old level.</summary>
-    public double FastBeyond { get; init; } = 3.0;
+    public double FastBeyond { get; init; } = 2.5;
 
     /// <summary>Most points used on each side of a candidate change (local windows keep slow drift out).</summary>
     public int Window { get; init; } = 30;
@@ -70,6 +75,13 @@ public sealed record ChangePointOptions
     public int Jitter { get; init; } = 3;
     /// <summary>Points beyond a full window after which a change point is settled and never re-examined.</summary>
     public int SettleMargin { get; init; } = 10;
+    /// <summary>
+    /// Online: skip the re-scan when no change point is under watch and a cheap screen (<see cref="QuietScreen"/>) finds
+    /// no position near the candidate bar; the first detector re-scanned after every point.
+    /// </summary>
+    public bool SkipQuietRescans { get; init; } = true;
+    /// <summary>Estimate the noise again from within the segments between first-stage candidates before confirming them.</summary>
+    public bool NoiseBetweenCandidates { get; init; } = true;
     /// <summary>Most recent points kept by the online state (also the span of the noise estimate).</summary>
     public int History { get; init; } = 200;
 }

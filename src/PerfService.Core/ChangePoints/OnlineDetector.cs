@@ -48,7 +48,10 @@ public static class OnlineDetector
         }
         var lo = Math.Max(0, settled - offset);
         var from = Math.Max(lo + o.MinBefore, watchFrom - offset);
-        var steps = StepScanner.Scan(y, from, keep - o.MinAfter, lo, noise, o);
+        // Nothing under watch and nothing near the bar: the scan would find nothing, so skip it.
+        var steps = tracks.Count == 0 && o.SkipQuietRescans && !QuietScreen.MayFind(y, from, keep - o.MinAfter, lo, noise, o)
+            ? []
+            : StepScanner.Scan(y, from, keep - o.MinAfter, lo, noise, o);
 
         // Match this re-run's change points to the tracks of previous re-runs: nearest first, same direction.
         var stepOf = new int[tracks.Count];
@@ -139,7 +142,7 @@ public static class OnlineDetector
     {
         var a = Math.Abs(step.Z);
         if (a >= o.FastZThreshold && StepScanner.IsYoung(step)) return 1;
-        return a >= (o.FastZThreshold + o.ZThreshold) / 2 ? Math.Min(2, o.Persist) : o.Persist;
+        return a >= o.TwoRunsZThreshold ? Math.Min(2, o.Persist) : o.Persist;
     }
 
     private static ChangeDirection DirectionOf(in Step s, ChangePointOptions o) =>

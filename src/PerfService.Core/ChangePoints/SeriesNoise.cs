@@ -24,18 +24,20 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
 
     public bool IsKnown => Sigma > 0;
 
-    public static SeriesNoise Estimate(ReadOnlySpan<double> y)
+    /// <param name="cuts">Sorted indices of candidate change points: a difference that spans one is left out, so that
+    /// steps (a short series with two large ones read as σ ×3 and φ 0.9) do not count as noise.</param>
+    public static SeriesNoise Estimate(ReadOnlySpan<double> y, ReadOnlySpan<int> cuts = default)
     {
         var n = y.Length;
         if (n < 8) return new SeriesNoise(0, 0);
         var scratch = n <= 1024 ? stackalloc double[n] : new double[n];
         Span<double> ratio = stackalloc double[MaxLag + 1];
-        var s1 = DiffScale(y, 1, scratch);
+        var s1 = DiffScale(y, 1, scratch, cuts);
         if (s1 <= 0) return new SeriesNoise(SigmaFloor, 0);
         var lags = Math.Min(MaxLag, n / 4);
         for (var k = 2; k <= lags; k++)
         {
-            var sk = DiffScale(y, k, scratch);
+            var sk = DiffScale(y, k, scratch, cuts);
             ratio[k] = sk * sk / (s1 * s1);
         }
         var phi = 0.0;
@@ -57,11 +59,18 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
     }
 
     // Standard deviation of lag-k differences from the trimmed mean of |d|, calibrated for normal noise.
-    private static double DiffScale(ReadOnlySpan<double> y, int lag, Span<double> scratch)
+    private static double DiffScale(ReadOnlySpan<double> y, int lag, Span<double> scratch, ReadOnlySpan<int> cuts)
     {
-        var m = y.Length - lag;
+        var m = 0;
+        var next = 0; // the first cut after i
+        for (var i = 0; i + lag < y.Length; i++)
+        {
+            while (next < cuts.Length && cuts[next] <= i) next++;
+            if (next < cuts.Length && cuts[next] <= i + lag) continue;
+            scratch[m++] = Math.Abs(y[i + lag] - y[i]);
+        }
+        if (m < 2) return 0;
         var d = scratch[..m];
-        for (var i = 0; i < m; i++) d[i] = Math.Abs(y[i + lag] - y[i]);
         var keep = Math.Max(2, m - Math.Max(m / 10, lag + 1));
         return StatMath.SumSmallest(d, keep) / keep / TrimmedHalfNormalMean((double)keep / m);
     }

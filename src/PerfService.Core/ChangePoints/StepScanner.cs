@@ -21,7 +21,7 @@ internal readonly record struct Step(int Index, double Z, double Delta, double L
 /// </summary>
 internal static class StepScanner
 {
-    private const double TrimmedVarianceFactor = 1.1;
+    internal const double TrimmedVarianceFactor = 1.1;
     private const double Trim = 0.2;
 
     // Positions with fewer points after them than MinAfter are still scored (down to this many) so that a step
@@ -127,15 +127,24 @@ internal static class StepScanner
         to = Math.Min(to, n - o.MinAfter);
         if (!noise.IsKnown) return result;
         var scratch = new double[Math.Max(o.ConfirmWindow, o.Scales.Max())];
-        var candidates = new List<Step>();
-        foreach (var scale in o.Scales) AddPeaks(y, from, to, lo, noise, o, Math.Max(o.MinBefore, scale), scratch, candidates);
+        var candidates = Candidates(y, from, to, lo, noise, o, scratch);
         if (candidates.Count == 0) return result;
-
-        // The same change found at both scales: keep the stronger.
-        candidates.Sort((a, b) => a.Index.CompareTo(b.Index));
-        for (var i = candidates.Count - 1; i > 0; i--)
-            if (candidates[i].Index - candidates[i - 1].Index <= o.Jitter)
-                candidates.RemoveAt(Math.Abs(candidates[i].Z) > Math.Abs(candidates[i - 1].Z) ? i - 1 : i);
+        if (o.NoiseBetweenCandidates)
+        {
+            // Large steps on a short history read as strong autocorrelation (their lag-3 and lag-4 differences survive
+            // the trimming): estimate φ again from within the segments between candidates and, if lower, look for
+            // candidates under it. Only φ: mode switches of a bimodal series are candidates too, and leaving out their
+            // differences would understate σ.
+            var cuts = new int[candidates.Count];
+            for (var i = 0; i < cuts.Length; i++) cuts[i] = candidates[i].Index;
+            var within = SeriesNoise.Estimate(y, cuts);
+            if (within.IsKnown && noise.Phi >= StrongPhi && within.Phi < noise.Phi)
+            {
+                noise = new SeriesNoise(noise.Sigma * Math.Sqrt((1 - noise.Phi) / (1 - within.Phi)), within.Phi);
+                candidates = Candidates(y, from, to, lo, noise, o, scratch);
+                if (candidates.Count == 0) return result;
+            }
+        }
 
         // Prune: re-test each candidate between its neighbours; drop the weakest failure and repeat.
         while (candidates.Count > 0)
@@ -158,6 +167,21 @@ internal static class StepScanner
             if (candidates.Count == 0) result.Clear();
         }
         return result;
+    }
+
+    // Below this φ the steps' lag differences were trimmed away; re-estimating would only drop a bimodal series' switches.
+    private const double StrongPhi = 0.5;
+
+    // Peaks at every scale, in order; the same change found at several scales keeps the stronger.
+    private static List<Step> Candidates(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o, Span<double> scratch)
+    {
+        var candidates = new List<Step>();
+        foreach (var scale in o.Scales) AddPeaks(y, from, to, lo, noise, o, Math.Max(o.MinBefore, scale), scratch, candidates);
+        candidates.Sort((a, b) => a.Index.CompareTo(b.Index));
+        for (var i = candidates.Count - 1; i > 0; i--)
+            if (candidates[i].Index - candidates[i - 1].Index <= o.Jitter)
+                candidates.RemoveAt(Math.Abs(candidates[i].Z) > Math.Abs(candidates[i - 1].Z) ? i - 1 : i);
+        return candidates;
     }
 
     // Local maxima of |z| at one window size (within half a window), localised, and passing at that size.
