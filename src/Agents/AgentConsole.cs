@@ -1,6 +1,7 @@
 namespace PerfService.Agents;
 
-/// <summary>What a person watching the agent sees: timestamped progress lines, harness output indented under them.</summary>
+/// <summary>What a person watching the agent sees: timestamped progress lines, harness output indented under
+/// them.</summary>
 public sealed class AgentConsole(TextWriter writer, TimeProvider clock, bool showOutput = true)
 {
     private readonly Lock _lock = new();
@@ -9,12 +10,15 @@ public sealed class AgentConsole(TextWriter writer, TimeProvider clock, bool sho
 
     public void Line(string message)
     {
-        lock (_lock) writer.WriteLine($"{clock.GetLocalNow():HH:mm:ss} {message}");
+        lock (_lock)
+            writer.WriteLine($"{clock.GetLocalNow():HH:mm:ss} {message}");
     }
 
     public void Output(string line)
     {
-        if (!showOutput) return;
-        lock (_lock) writer.WriteLine($"         │ {line}");
+        if (!showOutput)
+            return;
+        lock (_lock)
+            writer.WriteLine($"         │ {line}");
     }
 }

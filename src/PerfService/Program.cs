@@ -1,6 +1,6 @@
 using PerfService.Access;
-using PerfService.Alerts;
 using PerfService.AgentJobs;
+using PerfService.Alerts;
 using PerfService.Analysis;
 using PerfService.ApiReference;
 using PerfService.Auth;
@@ -36,7 +36,8 @@ builder.AddDashboard();
 builder.AddApiReference();
 
 var app = builder.Build();
-if (await app.TryRunAsync(args)) return;
+if (await app.TryRunAsync(args))
+    return;
 
 app.UseServiceDefaults();
 app.UseServiceRoles(); // a background-only process serves health and metrics only

@@ -15,7 +15,9 @@ public static class ArtifactLoader
             foreach (var artifact in Load(path))
             {
                 if (!seen.Add(artifact.Path))
-                    throw new ArgumentException($"two inputs would upload the same name {artifact.Path}; pass their common folder instead");
+                    throw new ArgumentException(
+                        $"two inputs would upload the same name {artifact.Path}; pass their common folder instead"
+                    );
                 artifacts.Add(artifact);
             }
         }
@@ -24,9 +26,12 @@ public static class ArtifactLoader
 
     public static IReadOnlyList<Artifact> Load(string path)
     {
-        if (File.Exists(path)) return [new Artifact(Path.GetFileName(path), File.ReadAllBytes(path))];
-        if (!Directory.Exists(path)) throw new FileNotFoundException($"no such file or folder: {path}", path);
-        return Directory.EnumerateFiles(path, "*", SearchOption.AllDirectories)
+        if (File.Exists(path))
+            return [new Artifact(Path.GetFileName(path), File.ReadAllBytes(path))];
+        if (!Directory.Exists(path))
+            throw new FileNotFoundException($"no such file or folder: {path}", path);
+        return Directory
+            .EnumerateFiles(path, "*", SearchOption.AllDirectories)
             .Select(f => Path.GetRelativePath(path, f).Replace(Path.DirectorySeparatorChar, '/'))
             .Where(rel => !rel.Split('/').Any(part => part.StartsWith('.'))) // .DS_Store, .git and the like
             .Order(StringComparer.Ordinal)

@@ -10,7 +10,12 @@ internal static class CliJson
     public static string Write(Action<Utf8JsonWriter> body)
     {
         using var buffer = new MemoryStream();
-        using (var json = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        using (
+            var json = new Utf8JsonWriter(
+                buffer,
+                new JsonWriterOptions { Indented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }
+            )
+        )
             body(json);
         return System.Text.Encoding.UTF8.GetString(buffer.ToArray());
     }
@@ -18,8 +23,11 @@ internal static class CliJson
     /// <summary>JSON has no NaN or infinity; null says "no number" without breaking the document.</summary>
     public static void Number(Utf8JsonWriter json, string? name, double? value)
     {
-        if (name is not null) json.WritePropertyName(name);
-        if (value is { } v && double.IsFinite(v)) json.WriteNumberValue(v);
-        else json.WriteNullValue();
+        if (name is not null)
+            json.WritePropertyName(name);
+        if (value is { } v && double.IsFinite(v))
+            json.WriteNumberValue(v);
+        else
+            json.WriteNullValue();
     }
 }

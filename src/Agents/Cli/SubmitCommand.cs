@@ -15,7 +15,11 @@ public static class SubmitCommand
 
     public static Command Create()
     {
-        var paths = new Argument<string[]>("path") { Description = "Result files or folders", Arity = ArgumentArity.OneOrMore };
+        var paths = new Argument<string[]>("path")
+        {
+            Description = "Result files or folders",
+            Arity = ArgumentArity.OneOrMore,
+        };
         var server = new Option<string>("--server") { Description = "PerfService base URL", Required = true };
         var token = CommonOptions.Token();
         var project = new Option<string>("--project") { Description = "Project name on the service", Required = true };
@@ -23,74 +27,99 @@ public static class SubmitCommand
         var branch = new Option<string?>("--branch") { Description = "Branch name" };
         var pr = new Option<int?>("--pr") { Description = "Pull request number" };
         var baseCommit = new Option<string?>("--base-commit") { Description = "Base commit of the pull request" };
-        var profile = new Option<string>("--profile") { Description = "Machine profile the results came from", DefaultValueFactory = _ => "ci" };
+        var profile = new Option<string>("--profile")
+        {
+            Description = "Machine profile the results came from",
+            DefaultValueFactory = _ => "ci",
+        };
         var suite = new Option<string?>("--suite") { Description = "Suite name the results belong to" };
         var format = ParseCommand.FormatOption();
-        var key = new Option<string?>("--idempotency-key") { Description = "Repeat-safe key (default: a hash of the metadata and files)" };
+        var key = new Option<string?>("--idempotency-key")
+        {
+            Description = "Repeat-safe key (default: a hash of the metadata and files)",
+        };
         var command = new Command("submit", "Upload benchmark results to PerfService")
         {
-            paths, server, token, project, commit, branch, pr, baseCommit, profile, suite, format, key,
+            paths,
+            server,
+            token,
+            project,
+            commit,
+            branch,
+            pr,
+            baseCommit,
+            profile,
+            suite,
+            format,
+            key,
         };
-        command.SetAction(async (parseResult, ct) =>
-        {
-            var output = parseResult.InvocationConfiguration.Output;
-            var error = parseResult.InvocationConfiguration.Error;
-            if (CommonOptions.ResolveToken(parseResult, token) is not { } bearer) return 1;
-            IReadOnlyList<Artifact> files;
-            try
+        command.SetAction(
+            async (parseResult, ct) =>
             {
-                files = ArtifactLoader.Load(parseResult.GetValue(paths)!);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException)
-            {
-                error.WriteLine($"error: {e.Message}");
-                return 1;
-            }
-            if (files.Count == 0)
-            {
-                error.WriteLine("error: nothing to upload");
-                return 1;
-            }
-            var run = new RunMetadata
-            {
-                Project = parseResult.GetValue(project)!,
-                Commit = parseResult.GetValue(commit)!,
-                Branch = parseResult.GetValue(branch),
-                PullRequest = parseResult.GetValue(pr),
-                BaseCommit = parseResult.GetValue(baseCommit),
-                Profile = parseResult.GetValue(profile)!,
-                Suite = parseResult.GetValue(suite),
-                Format = parseResult.GetValue(format),
-            };
-            var idempotencyKey = parseResult.GetValue(key) ?? DefaultKey(run, files);
-            using var http = PerfServiceClient.CreateHttpClient(parseResult.GetValue(server)!, bearer);
-            var client = new PerfServiceClient(http);
-            for (var attempt = 1; ; attempt++)
-            {
-                var result = await client.PostRunAsync(run, files, idempotencyKey, ct);
-                if (result is { Status: ApiStatus.Ok, Value: { } created })
+                var output = parseResult.InvocationConfiguration.Output;
+                var error = parseResult.InvocationConfiguration.Error;
+                if (CommonOptions.ResolveToken(parseResult, token) is not { } bearer)
+                    return 1;
+                IReadOnlyList<Artifact> files;
+                try
                 {
-                    error.WriteLine(created.Duplicate
-                        ? $"run {created.RunId} already had these results (duplicate of an earlier upload)"
-                        : $"run {created.RunId} created: {created.Benchmarks} benchmarks, {created.Results} results");
-                    output.WriteLine(created.RunId);
-                    return 0;
+                    files = ArtifactLoader.Load(parseResult.GetValue(paths)!);
                 }
-                if (result.Status != ApiStatus.Transient)
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException)
                 {
-                    error.WriteLine($"error: the service refused the upload (HTTP {result.HttpStatus}): {result.Error}");
+                    error.WriteLine($"error: {e.Message}");
                     return 1;
                 }
-                if (attempt == Attempts)
+                if (files.Count == 0)
                 {
-                    error.WriteLine($"error: gave up after {Attempts} attempts: {result.Error}");
-                    return 3;
+                    error.WriteLine("error: nothing to upload");
+                    return 1;
                 }
-                var delay = Backoff.Default.Delay(attempt, Random.Shared.NextDouble());
-                error.WriteLine($"upload failed ({result}); retrying in {delay.TotalSeconds:0.0} s");
-                await Task.Delay(delay, ct);
+                var run = new RunMetadata
+                {
+                    Project = parseResult.GetValue(project)!,
+                    Commit = parseResult.GetValue(commit)!,
+                    Branch = parseResult.GetValue(branch),
+                    PullRequest = parseResult.GetValue(pr),
+                    BaseCommit = parseResult.GetValue(baseCommit),
+                    Profile = parseResult.GetValue(profile)!,
+                    Suite = parseResult.GetValue(suite),
+                    Format = parseResult.GetValue(format),
+                };
+                var idempotencyKey = parseResult.GetValue(key) ?? DefaultKey(run, files);
+                using var http = PerfServiceClient.CreateHttpClient(parseResult.GetValue(server)!, bearer);
+                var client = new PerfServiceClient(http);
+                for (var attempt = 1; ; attempt++)
+                {
+                    var result = await client.PostRunAsync(run, files, idempotencyKey, ct);
+                    if (result is { Status: ApiStatus.Ok, Value: { } created })
+                    {
+                        error.WriteLine(
+                            created.Duplicate
+                                ? $"run {created.RunId} already had these results (duplicate of an earlier upload)"
+                                : $"run {created.RunId} created: {created.Benchmarks} benchmarks, {created.Results} results"
+                        );
+                        output.WriteLine(created.RunId);
+                        return 0;
+                    }
+                    if (result.Status != ApiStatus.Transient)
+                    {
+                        error.WriteLine(
+                            $"error: the service refused the upload (HTTP {result.HttpStatus}): {result.Error}"
+                        );
+                        return 1;
+                    }
+                    if (attempt == Attempts)
+                    {
+                        error.WriteLine($"error: gave up after {Attempts} attempts: {result.Error}");
+                        return 3;
+                    }
+                    var delay = Backoff.Default.Delay(attempt, Random.Shared.NextDouble());
+                    error.WriteLine($"upload failed ({result}); retrying in {delay.TotalSeconds:0.0} s");
+                    await Task.Delay(delay, ct);
+                }
             }
-        });
+        );
         return command;
     }
 
@@ -99,7 +128,17 @@ public static class SubmitCommand
     public static string DefaultKey(RunMetadata run, IReadOnlyList<Artifact> files)
     {
         using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        foreach (var part in new[] { run.Project, run.Commit, run.Profile, run.Suite ?? "", run.Format ?? "", run.PullRequest?.ToString() ?? "" })
+        foreach (
+            var part in new[]
+            {
+                run.Project,
+                run.Commit,
+                run.Profile,
+                run.Suite ?? "",
+                run.Format ?? "",
+                run.PullRequest?.ToString() ?? "",
+            }
+        )
             hash.AppendData(Encoding.UTF8.GetBytes(part + "\0"));
         foreach (var file in files)
         {

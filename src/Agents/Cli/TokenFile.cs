@@ -11,14 +11,19 @@ public static class TokenFile
     public static (string? Token, string? Error) Read(string path)
     {
         string full = Path.GetFullPath(path);
-        if (!File.Exists(full)) return (null, $"--token-file {path}: no such file");
+        if (!File.Exists(full))
+            return (null, $"--token-file {path}: no such file");
         if (!OperatingSystem.IsWindows())
         {
-            const UnixFileMode open = UnixFileMode.GroupRead | UnixFileMode.GroupWrite | UnixFileMode.OtherRead | UnixFileMode.OtherWrite;
+            const UnixFileMode open =
+                UnixFileMode.GroupRead | UnixFileMode.GroupWrite | UnixFileMode.OtherRead | UnixFileMode.OtherWrite;
             var mode = File.GetUnixFileMode(full);
             if ((mode & open) != 0)
-                return (null, $"--token-file {path} is readable or writable by group or others (mode {Octal(mode)}); " +
-                    $"make it the agent user's alone: chmod 600 {path}");
+                return (
+                    null,
+                    $"--token-file {path} is readable or writable by group or others (mode {Octal(mode)}); "
+                        + $"make it the agent user's alone: chmod 600 {path}"
+                );
         }
         string token;
         try

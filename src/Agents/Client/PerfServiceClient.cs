@@ -33,43 +33,83 @@ public sealed class PerfServiceClient(HttpClient http)
         SendAsync<RegisterAgentResponse>(() => Post("api/v1/agents/register", request), _callTimeout, ct);
 
     public Task<ApiResult<JobAssignment>> ClaimAsync(long agentId, int waitSeconds, CancellationToken ct) =>
-        SendAsync<JobAssignment>(() => Post($"api/v1/agents/{agentId}/claim?waitSeconds={waitSeconds}", null),
-            TimeSpan.FromSeconds(waitSeconds + 30), ct);
+        SendAsync<JobAssignment>(
+            () => Post($"api/v1/agents/{agentId}/claim?waitSeconds={waitSeconds}", null),
+            TimeSpan.FromSeconds(waitSeconds + 30),
+            ct
+        );
 
-    public Task<ApiResult<HeartbeatResponse>> HeartbeatAsync(long jobId, HeartbeatRequest request, CancellationToken ct) =>
-        SendAsync<HeartbeatResponse>(() => Post($"api/v1/jobs/{jobId}/heartbeat", request), _callTimeout, ct);
+    public Task<ApiResult<HeartbeatResponse>> HeartbeatAsync(
+        long jobId,
+        HeartbeatRequest request,
+        CancellationToken ct
+    ) => SendAsync<HeartbeatResponse>(() => Post($"api/v1/jobs/{jobId}/heartbeat", request), _callTimeout, ct);
 
     public Task<ApiResult<object>> CompleteAsync(long jobId, CompleteJobRequest request, CancellationToken ct) =>
         SendAsync<object>(() => Post($"api/v1/jobs/{jobId}/complete", request), _callTimeout, ct);
 
     /// <summary>POST /api/v1/runs: the metadata as the "run" part and one "files" part per file, named by its path
     /// relative to the upload root. The same key makes a repeat a no-op on the service.</summary>
-    public Task<ApiResult<RunCreated>> PostRunAsync(RunMetadata run, IReadOnlyList<Artifact> files, string idempotencyKey, CancellationToken ct) =>
-        SendAsync<RunCreated>(() =>
-        {
-            var request = new HttpRequestMessage(HttpMethod.Post, "api/v1/runs") { Content = RunMultipart.Create(run, files) };
-            request.Headers.Add("Idempotency-Key", idempotencyKey);
-            return request;
-        }, _uploadTimeout, ct);
+    public Task<ApiResult<RunCreated>> PostRunAsync(
+        RunMetadata run,
+        IReadOnlyList<Artifact> files,
+        string idempotencyKey,
+        CancellationToken ct
+    ) =>
+        SendAsync<RunCreated>(
+            () =>
+            {
+                var request = new HttpRequestMessage(HttpMethod.Post, "api/v1/runs")
+                {
+                    Content = RunMultipart.Create(run, files),
+                };
+                request.Headers.Add("Idempotency-Key", idempotencyKey);
+                return request;
+            },
+            _uploadTimeout,
+            ct
+        );
 
     /// <summary>POST /api/v1/profiles: a profile of one benchmark on one side, in its native format. A repeat with the
     /// same key (a re-run job) is answered with the first profile.</summary>
-    public Task<ApiResult<ProfileCreated>> PostProfileAsync(ProfileUploadMetadata profile, Artifact file, string idempotencyKey, CancellationToken ct) =>
-        SendAsync<ProfileCreated>(() =>
-        {
-            var request = new HttpRequestMessage(HttpMethod.Post, "api/v1/profiles") { Content = RunMultipart.CreateProfile(profile, file) };
-            request.Headers.Add("Idempotency-Key", idempotencyKey);
-            return request;
-        }, _uploadTimeout, ct);
+    public Task<ApiResult<ProfileCreated>> PostProfileAsync(
+        ProfileUploadMetadata profile,
+        Artifact file,
+        string idempotencyKey,
+        CancellationToken ct
+    ) =>
+        SendAsync<ProfileCreated>(
+            () =>
+            {
+                var request = new HttpRequestMessage(HttpMethod.Post, "api/v1/profiles")
+                {
+                    Content = RunMultipart.CreateProfile(profile, file),
+                };
+                request.Headers.Add("Idempotency-Key", idempotencyKey);
+                return request;
+            },
+            _uploadTimeout,
+            ct
+        );
 
     // Buffered rather than streamed JSON: a Content-Length instead of chunked encoding suits every proxy.
     private static HttpRequestMessage Post(string path, object? body) =>
         new(HttpMethod.Post, path)
         {
-            Content = body is null ? null : new StringContent(JsonSerializer.Serialize(body, body.GetType(), Json), Encoding.UTF8, "application/json"),
+            Content = body is null
+                ? null
+                : new StringContent(
+                    JsonSerializer.Serialize(body, body.GetType(), Json),
+                    Encoding.UTF8,
+                    "application/json"
+                ),
         };
 
-    private async Task<ApiResult<T>> SendAsync<T>(Func<HttpRequestMessage> create, TimeSpan timeout, CancellationToken ct)
+    private async Task<ApiResult<T>> SendAsync<T>(
+        Func<HttpRequestMessage> create,
+        TimeSpan timeout,
+        CancellationToken ct
+    )
     {
         using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeoutCts.CancelAfter(timeout);
@@ -77,10 +117,14 @@ public sealed class PerfServiceClient(HttpClient http)
         {
             using var request = create();
             using var response = await http.SendAsync(request, timeoutCts.Token);
-            if (response.StatusCode == HttpStatusCode.NoContent) return new(ApiStatus.NoContent, HttpStatus: 204);
+            if (response.StatusCode == HttpStatusCode.NoContent)
+                return new(ApiStatus.NoContent, HttpStatus: 204);
             if (response.IsSuccessStatusCode)
             {
-                var value = typeof(T) == typeof(object) ? default : await response.Content.ReadFromJsonAsync<T>(Json, timeoutCts.Token);
+                var value =
+                    typeof(T) == typeof(object)
+                        ? default
+                        : await response.Content.ReadFromJsonAsync<T>(Json, timeoutCts.Token);
                 return new(ApiStatus.Ok, value, HttpStatus: (int)response.StatusCode);
             }
             var error = await ProblemText.ReadAsync(response, timeoutCts.Token);
@@ -101,13 +145,14 @@ public sealed class PerfServiceClient(HttpClient http)
         }
     }
 
-    public static ApiStatus Classify(HttpStatusCode status) => (int)status switch
-    {
-        401 or 403 => ApiStatus.Unauthorized,
-        404 => ApiStatus.NotFound,
-        409 => ApiStatus.Conflict,
-        408 or 429 => ApiStatus.Transient,
-        >= 500 => ApiStatus.Transient,
-        _ => ApiStatus.Rejected,
-    };
+    public static ApiStatus Classify(HttpStatusCode status) =>
+        (int)status switch
+        {
+            401 or 403 => ApiStatus.Unauthorized,
+            404 => ApiStatus.NotFound,
+            409 => ApiStatus.Conflict,
+            408 or 429 => ApiStatus.Transient,
+            >= 500 => ApiStatus.Transient,
+            _ => ApiStatus.Rejected,
+        };
 }

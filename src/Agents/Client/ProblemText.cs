@@ -2,7 +2,8 @@ using System.Text.Json;
 
 namespace PerfService.Agents.Client;
 
-/// <summary>Turns an error answer into one line: the ProblemDetails' "title: detail", else the start of the body.</summary>
+/// <summary>Turns an error answer into one line: the ProblemDetails' "title: detail", else the start of the
+/// body.</summary>
 public static class ProblemText
 {
     public static async Task<string> ReadAsync(HttpResponseMessage response, CancellationToken ct)
@@ -25,7 +26,8 @@ public static class ProblemText
         {
             using var doc = JsonDocument.Parse(body);
             // A bare JSON string (e.g. TypedResults.Conflict("…")) is the message itself.
-            if (doc.RootElement.ValueKind == JsonValueKind.String) return doc.RootElement.GetString() ?? $"HTTP {status}";
+            if (doc.RootElement.ValueKind == JsonValueKind.String)
+                return doc.RootElement.GetString() ?? $"HTTP {status}";
             if (doc.RootElement.ValueKind == JsonValueKind.Object)
             {
                 var title = Text(doc.RootElement, "title");
@@ -39,7 +41,9 @@ public static class ProblemText
             // Not JSON: fall through to the raw text.
         }
         var text = body.Trim();
-        return text.Length == 0 ? $"HTTP {status}" : text.Length > 500 ? text[..500] + "…" : text;
+        return text.Length == 0 ? $"HTTP {status}"
+            : text.Length > 500 ? text[..500] + "…"
+            : text;
     }
 
     private static string? Text(JsonElement e, string name) =>

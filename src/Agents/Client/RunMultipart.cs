@@ -12,7 +12,8 @@ public static class RunMultipart
     public static MultipartFormDataContent Create(RunMetadata run, IReadOnlyList<Artifact> files)
     {
         var content = new MultipartFormDataContent { Json("run", run) };
-        foreach (var file in files) content.Add(File("files", file));
+        foreach (var file in files)
+            content.Add(File("files", file));
         return content;
     }
 
@@ -22,7 +23,11 @@ public static class RunMultipart
 
     private static StringContent Json<T>(string name, T value)
     {
-        var json = new StringContent(JsonSerializer.Serialize(value, PerfServiceClient.Json), Encoding.UTF8, "application/json");
+        var json = new StringContent(
+            JsonSerializer.Serialize(value, PerfServiceClient.Json),
+            Encoding.UTF8,
+            "application/json"
+        );
         json.Headers.ContentDisposition = new ContentDispositionHeaderValue("form-data") { Name = $"\"{name}\"" };
         return json;
     }

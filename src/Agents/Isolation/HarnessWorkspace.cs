@@ -11,7 +11,8 @@ namespace PerfService.Agents.Isolation;
 public sealed record HarnessWorkspace(
     string? FreshRoot,
     IReadOnlyDictionary<string, string?> Environment,
-    IReadOnlyList<string> Writable)
+    IReadOnlyList<string> Writable
+)
 {
     public bool IsFresh => FreshRoot is not null;
 
@@ -30,7 +31,8 @@ public sealed record HarnessWorkspace(
         }
         var caches = new[] { "CARGO_HOME", "NUGET_PACKAGES", "GOPATH", "GOCACHE", "GOMODCACHE" }
             .Select(v => environment.GetValueOrDefault(v) ?? inherited.GetValueOrDefault(v))
-            .OfType<string>().Where(Directory.Exists);
+            .OfType<string>()
+            .Where(Directory.Exists);
         return new HarnessWorkspace(null, environment, [Path.Combine(workDir, "work"), home, .. caches]);
     }
 
@@ -51,26 +53,37 @@ public sealed record HarnessWorkspace(
         };
         // rustup's toolchains are only read; without RUSTUP_HOME its proxies would look in the fresh home.
         var inherited = ChildEnvironment.Inherited();
-        if (inherited.GetValueOrDefault("RUSTUP_HOME") is null && inherited.GetValueOrDefault("HOME") is { } agentHome
-            && Directory.Exists(Path.Combine(agentHome, ".rustup")))
+        if (
+            inherited.GetValueOrDefault("RUSTUP_HOME") is null
+            && inherited.GetValueOrDefault("HOME") is { } agentHome
+            && Directory.Exists(Path.Combine(agentHome, ".rustup"))
+        )
             environment["RUSTUP_HOME"] = Path.Combine(agentHome, ".rustup");
         return new HarnessWorkspace(root, environment, [root]);
     }
 
-    private static void Default(Dictionary<string, string?> environment, Dictionary<string, string> inherited, string name, string path)
+    private static void Default(
+        Dictionary<string, string?> environment,
+        Dictionary<string, string> inherited,
+        string name,
+        string path
+    )
     {
-        if (!inherited.ContainsKey(name) && Directory.Exists(path)) environment[name] = path;
+        if (!inherited.ContainsKey(name) && Directory.Exists(path))
+            environment[name] = path;
     }
 
     /// <summary>Creates HOME and TMPDIR (tools expect them to exist).</summary>
     public void Create()
     {
         foreach (var name in new[] { "HOME", "TMPDIR" })
-            if (Environment.GetValueOrDefault(name) is { } dir) Directory.CreateDirectory(dir);
+            if (Environment.GetValueOrDefault(name) is { } dir)
+                Directory.CreateDirectory(dir);
     }
 
     public void Delete()
     {
-        if (FreshRoot is not null && Directory.Exists(FreshRoot)) Directory.Delete(FreshRoot, recursive: true);
+        if (FreshRoot is not null && Directory.Exists(FreshRoot))
+            Directory.Delete(FreshRoot, recursive: true);
     }
 }

@@ -9,7 +9,11 @@ public static class CommitId
 
     /// <exception cref="JobFailedException">When <paramref name="value"/> is not a commit id.</exception>
     public static string Require(string? value) =>
-        IsValid(value) ? value! : throw new JobFailedException($"'{Printable(value)}' is not a commit id (7 to 40 or 64 hexadecimal digits); the job was not run");
+        IsValid(value)
+            ? value!
+            : throw new JobFailedException(
+                $"'{Printable(value)}' is not a commit id (7 to 40 or 64 hexadecimal digits); the job was not run"
+            );
 
     private static string Printable(string? value) =>
         value is null ? "(none)" : new string(value.Take(80).Select(c => char.IsControl(c) ? '?' : c).ToArray());

@@ -27,8 +27,15 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
     private static string Normalize(string url) =>
         Directory.Exists(url) ? Path.GetFullPath(url).TrimEnd('/') : url.Trim().TrimEnd('/');
 
-    /// <summary>Clone or fetch <paramref name="url"/> so that every commit in <paramref name="commits"/> is present.</summary>
-    public async Task<string> FetchAsync(string url, int? pullRequest, IReadOnlyList<string> commits, Action<string> log, CancellationToken ct)
+    /// <summary>Clone or fetch <paramref name="url"/> so that every commit in <paramref name="commits"/> is
+    /// present.</summary>
+    public async Task<string> FetchAsync(
+        string url,
+        int? pullRequest,
+        IReadOnlyList<string> commits,
+        Action<string> log,
+        CancellationToken ct
+    )
     {
         var source = Normalize(url);
         var repo = Path.Combine(workDir, "repos", Hash(url));
@@ -41,12 +48,14 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
             try
             {
                 await GitAsync(workDir, ["clone", "--no-checkout", "--quiet", "--", source, temp], log, ct);
-                if (Directory.Exists(repo)) Directory.Delete(repo, recursive: true);
+                if (Directory.Exists(repo))
+                    Directory.Delete(repo, recursive: true);
                 Directory.Move(temp, repo);
             }
             finally
             {
-                if (Directory.Exists(temp)) Directory.Delete(temp, recursive: true);
+                if (Directory.Exists(temp))
+                    Directory.Delete(temp, recursive: true);
             }
         }
         else
@@ -57,10 +66,15 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
         foreach (var commit in commits)
         {
             CommitId.Require(commit);
-            if (await HasCommitAsync(repo, commit, ct)) continue;
+            if (await HasCommitAsync(repo, commit, ct))
+                continue;
             // A pull request's head lives outside the branches on GitHub; otherwise ask for the commit itself.
             if (pullRequest is { } pr)
-                await TryGitAsync(repo, ["fetch", "--quiet", "--", "origin", $"+refs/pull/{pr}/head:refs/remotes/origin/pr/{pr}"], ct);
+                await TryGitAsync(
+                    repo,
+                    ["fetch", "--quiet", "--", "origin", $"+refs/pull/{pr}/head:refs/remotes/origin/pr/{pr}"],
+                    ct
+                );
             if (!await HasCommitAsync(repo, commit, ct))
                 await TryGitAsync(repo, ["fetch", "--quiet", "--", "origin", commit], ct);
             if (!await HasCommitAsync(repo, commit, ct))
@@ -70,24 +84,38 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
     }
 
     /// <summary>A clean checkout of <paramref name="commit"/> for <paramref name="side"/>: in the side's reused
-    /// worktree, or, with <paramref name="freshRoot"/>, in a new worktree under that folder (an untrusted job's).</summary>
-    public async Task<string> CheckoutAsync(string repo, string side, string commit, Action<string> log, CancellationToken ct, string? freshRoot = null)
+    /// worktree, or, with <paramref name="freshRoot"/>, in a new worktree under that folder (an untrusted
+    /// job's).</summary>
+    public async Task<string> CheckoutAsync(
+        string repo,
+        string side,
+        string commit,
+        Action<string> log,
+        CancellationToken ct,
+        string? freshRoot = null
+    )
     {
         CommitId.Require(commit);
-        var tree = freshRoot is null ? Path.Combine(workDir, "work", Path.GetFileName(repo), side) : Path.Combine(freshRoot, side);
+        var tree = freshRoot is null
+            ? Path.Combine(workDir, "work", Path.GetFileName(repo), side)
+            : Path.Combine(freshRoot, side);
         log($"checking out {commit} ({side}{(freshRoot is null ? "" : ", fresh folder")})");
         // Whatever the previous job left (untracked files, build output other than the kept caches) goes before
         // the checkout, so nothing of it can shadow or alter the next commit's files.
-        if (freshRoot is null && File.Exists(Path.Combine(tree, ".git"))
+        if (
+            freshRoot is null
+            && File.Exists(Path.Combine(tree, ".git"))
             && await TryGitAsync(tree, ["clean", "-ffdxq", .. _keptCaches.SelectMany(c => new[] { "-e", c })], ct)
-            && await TryGitAsync(tree, ["checkout", "--force", "--quiet", "--detach", commit, "--"], ct))
+            && await TryGitAsync(tree, ["checkout", "--force", "--quiet", "--detach", commit, "--"], ct)
+        )
         {
             await GitAsync(tree, ["clean", "-ffdxq", .. _keptCaches.SelectMany(c => new[] { "-e", c })], log, ct);
         }
         else
         {
             // Missing, fresh, or its repository was re-cloned under it: start this side afresh.
-            if (Directory.Exists(tree)) Directory.Delete(tree, recursive: true);
+            if (Directory.Exists(tree))
+                Directory.Delete(tree, recursive: true);
             Directory.CreateDirectory(Path.GetDirectoryName(tree)!);
             await GitAsync(repo, ["worktree", "prune"], log, ct);
             await GitAsync(repo, ["worktree", "add", "--force", "--detach", "--", tree, commit], log, ct);
@@ -99,13 +127,29 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
     }
 
     /// <summary>Forgets the worktrees of a deleted fresh folder.</summary>
-    public async Task PruneAsync(string repo, CancellationToken ct) => await TryGitAsync(repo, ["worktree", "prune"], ct);
+    public async Task PruneAsync(string repo, CancellationToken ct) =>
+        await TryGitAsync(repo, ["worktree", "prune"], ct);
 
-    /// <summary>The commit's committer date and subject: the service orders a branch's history by commit time.</summary>
-    public async Task<(DateTimeOffset? At, string? Subject)> DescribeAsync(string tree, string commit, Action<string> log, CancellationToken ct)
+    /// <summary>The commit's committer date and subject: the service orders a branch's history by commit
+    /// time.</summary>
+    public async Task<(DateTimeOffset? At, string? Subject)> DescribeAsync(
+        string tree,
+        string commit,
+        Action<string> log,
+        CancellationToken ct
+    )
     {
-        var text = (await GitAsync(tree, ["show", "-s", "--format=%cI%n%s", CommitId.Require(commit), "--"], log, ct)).Split('\n', 2);
-        var at = DateTimeOffset.TryParse(text[0].Trim(), System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.None, out var d) ? d : (DateTimeOffset?)null;
+        var text = (
+            await GitAsync(tree, ["show", "-s", "--format=%cI%n%s", CommitId.Require(commit), "--"], log, ct)
+        ).Split('\n', 2);
+        var at = DateTimeOffset.TryParse(
+            text[0].Trim(),
+            System.Globalization.CultureInfo.InvariantCulture,
+            System.Globalization.DateTimeStyles.None,
+            out var d
+        )
+            ? d
+            : (DateTimeOffset?)null;
         return (at, text.Length > 1 ? text[1].Trim() : null);
     }
 
@@ -120,8 +164,11 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
         var result = await processes.RunAsync(Spec(dir, args) with { CaptureStdout = true }, ct: ct);
         if (!result.Succeeded)
         {
-            foreach (var line in result.Tail) log(line);
-            throw new JobFailedException($"git {args[0]} failed ({(result.TimedOut ? "timed out" : $"exit {result.ExitCode}")}):\n{string.Join('\n', result.Tail)}");
+            foreach (var line in result.Tail)
+                log(line);
+            throw new JobFailedException(
+                $"git {args[0]} failed ({(result.TimedOut ? "timed out" : $"exit {result.ExitCode}")}):\n{string.Join('\n', result.Tail)}"
+            );
         }
         return result.Stdout;
     }
@@ -129,19 +176,28 @@ public sealed class GitWorkspace(ProcessRunner processes, string workDir)
     // Hooks would run code of the repository in the agent's own process tree (core.hooksPath=/dev/null turns them all
     // off); ext:: URLs would run commands; worktrees handed to a --run-as user are owned by that user.
     private static readonly string[] _safety =
-        ["-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never", "-c", "safe.directory=*"];
+    [
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-c",
+        "protocol.ext.allow=never",
+        "-c",
+        "safe.directory=*",
+    ];
 
-    private static ProcessSpec Spec(string dir, string[] args) => new("git", [.. _safety, .. args], dir)
-    {
-        Timeout = _timeout,
-        // Never wait for a password prompt nobody will answer.
-        Environment = new Dictionary<string, string?>
+    private static ProcessSpec Spec(string dir, string[] args) =>
+        new("git", [.. _safety, .. args], dir)
         {
-            ["GIT_TERMINAL_PROMPT"] = "0",
-            ["GIT_ASKPASS"] = "true",
-            // Git is the agent's own tool, never a harness: it may use the agent's SSH credentials for private clones.
-            ["SSH_AUTH_SOCK"] = System.Environment.GetEnvironmentVariable("SSH_AUTH_SOCK"),
-            ["GIT_SSH_COMMAND"] = System.Environment.GetEnvironmentVariable("GIT_SSH_COMMAND"),
-        },
-    };
+            Timeout = _timeout,
+            // Never wait for a password prompt nobody will answer.
+            Environment = new Dictionary<string, string?>
+            {
+                ["GIT_TERMINAL_PROMPT"] = "0",
+                ["GIT_ASKPASS"] = "true",
+                // Git is the agent's own tool, never a harness: it may use the agent's SSH credentials for private
+                // clones.
+                ["SSH_AUTH_SOCK"] = System.Environment.GetEnvironmentVariable("SSH_AUTH_SOCK"),
+                ["GIT_SSH_COMMAND"] = System.Environment.GetEnvironmentVariable("GIT_SSH_COMMAND"),
+            },
+        };
 }

@@ -27,14 +27,20 @@ public static class HostLock
                 {
                     var file = slots <= 1 ? path : $"{path}.{k}";
                     var lease = new FileStream(file, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-                    return new Slot(lease, slots <= 1 ? null : k.ToString(System.Globalization.CultureInfo.InvariantCulture));
+                    return new Slot(
+                        lease,
+                        slots <= 1 ? null : k.ToString(System.Globalization.CultureInfo.InvariantCulture)
+                    );
                 }
                 catch (IOException)
                 {
                     // taken: try the next slot
                 }
             }
-            if (!waited) log($"waiting for the host lock {path}: other agents on this machine are running suites in all {Math.Max(1, slots)} slot(s)");
+            if (!waited)
+                log(
+                    $"waiting for the host lock {path}: other agents on this machine are running suites in all {Math.Max(1, slots)} slot(s)"
+                );
             waited = true;
             await Task.Delay(TimeSpan.FromMilliseconds(200), ct);
         }

@@ -17,8 +17,16 @@ public sealed class JobLog(AgentConsole console)
 
     public string? Progress
     {
-        get { lock (_pending) return _progress; }
-        set { lock (_pending) _progress = value; }
+        get
+        {
+            lock (_pending)
+                return _progress;
+        }
+        set
+        {
+            lock (_pending)
+                _progress = value;
+        }
     }
 
     /// <summary>A line of the agent's own (a note, a warning): shown plainly on the console.</summary>
@@ -46,14 +54,16 @@ public sealed class JobLog(AgentConsole console)
                 batch.Add($"… {_dropped} log lines dropped while the service could not be reached");
                 _dropped = 0;
             }
-            while (batch.Count < MaxBatch && _pending.TryDequeue(out var line)) batch.Add(line);
+            while (batch.Count < MaxBatch && _pending.TryDequeue(out var line))
+                batch.Add(line);
             return batch;
         }
     }
 
     private void Add(string line)
     {
-        if (line.Length > MaxLineLength) line = line[..MaxLineLength] + "…";
+        if (line.Length > MaxLineLength)
+            line = line[..MaxLineLength] + "…";
         lock (_pending)
         {
             _pending.Enqueue(line);

@@ -4,7 +4,15 @@ using PerfService.Core.Suites;
 namespace PerfService.Agents.Jobs;
 
 /// <summary>One harness run of a job: a suite on one side in one round.</summary>
-public sealed record JobStep(int SuiteNumber, int SuiteCount, string Suite, RunRole Role, string Commit, int Round, int Rounds)
+public sealed record JobStep(
+    int SuiteNumber,
+    int SuiteCount,
+    string Suite,
+    RunRole Role,
+    string Commit,
+    int Round,
+    int Rounds
+)
 {
     public string Progress => $"suite {SuiteNumber}/{SuiteCount} {Suite} ({Role.Name()}, round {Round}/{Rounds})";
 
@@ -21,11 +29,14 @@ public static class JobPlan
 {
     public static IReadOnlyList<string> SelectSuites(JobAssignment job, SuiteManifest manifest)
     {
-        if (job.Suites.Count == 0) return manifest.Suites.Select(s => s.Name).ToList();
+        if (job.Suites.Count == 0)
+            return manifest.Suites.Select(s => s.Name).ToList();
         var declared = manifest.Suites.Select(s => s.Name).ToHashSet(StringComparer.Ordinal);
         var unknown = job.Suites.Where(s => !declared.Contains(s)).ToList();
         if (unknown.Count > 0)
-            throw new JobFailedException($"perf.json declares no suite {string.Join(", ", unknown)} (it has: {string.Join(", ", declared)})");
+            throw new JobFailedException(
+                $"perf.json declares no suite {string.Join(", ", unknown)} (it has: {string.Join(", ", declared)})"
+            );
         return job.Suites;
     }
 
@@ -65,7 +76,8 @@ public sealed class RepeatBudget(int repeats)
 
     public bool TryTake()
     {
-        if (Left <= 0) return false;
+        if (Left <= 0)
+            return false;
         Left--;
         return true;
     }

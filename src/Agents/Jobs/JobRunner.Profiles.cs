@@ -18,8 +18,16 @@ namespace PerfService.Agents.Jobs;
 /// </summary>
 public sealed partial class JobRunner
 {
-    private async Task<List<string>> ProfileAsync(long agentId, JobAssignment job, ProfilingRequest profiling, AgentIdentity identity,
-        Dictionary<RunRole, Side> sides, HarnessWorkspace workspace, JobLog log, CancellationToken ct)
+    private async Task<List<string>> ProfileAsync(
+        long agentId,
+        JobAssignment job,
+        ProfilingRequest profiling,
+        AgentIdentity identity,
+        Dictionary<RunRole, Side> sides,
+        HarnessWorkspace workspace,
+        JobLog log,
+        CancellationToken ct
+    )
     {
         var errors = new List<string>();
         var posted = 0;
@@ -30,7 +38,8 @@ public sealed partial class JobRunner
             {
                 foreach (var step in JobPlan.Build(job, [target.Suite]))
                 {
-                    log.Progress = $"profile {t + 1}/{profiling.Targets.Count} {target.Benchmark} ({step.Role.Name()}, round {step.Round}/{step.Rounds})";
+                    log.Progress =
+                        $"profile {t + 1}/{profiling.Targets.Count} {target.Benchmark} ({step.Role.Name()}, round {step.Round}/{step.Rounds})";
                     await ProfileStepAsync(agentId, job, identity, target, step, sides[step.Role], workspace, log, ct);
                 }
                 posted++;
@@ -45,50 +54,100 @@ public sealed partial class JobRunner
         return posted > 0 || errors.Count == 0 ? [] : errors;
     }
 
-    private async Task ProfileStepAsync(long agentId, JobAssignment job, AgentIdentity identity, ProfileTarget target, JobStep step, Side side,
-        HarnessWorkspace workspace, JobLog log, CancellationToken ct)
+    private async Task ProfileStepAsync(
+        long agentId,
+        JobAssignment job,
+        AgentIdentity identity,
+        ProfileTarget target,
+        JobStep step,
+        Side side,
+        HarnessWorkspace workspace,
+        JobLog log,
+        CancellationToken ct
+    )
     {
         var what = $"{target.Benchmark} ({step.Role.Name()}, round {step.Round})";
-        var suite = side.Manifest?.Suites.FirstOrDefault(s => s.Name == target.Suite)
-            ?? throw new JobFailedException($"{step.Role.Name()} {Short(step.Commit)} has no suite {target.Suite} ({side.ManifestError ?? "not in its perf.json"})");
+        var suite =
+            side.Manifest?.Suites.FirstOrDefault(s => s.Name == target.Suite)
+            ?? throw new JobFailedException(
+                $"{step.Role.Name()} {Short(step.Commit)} has no suite {target.Suite} ({side.ManifestError ?? "not in its perf.json"})"
+            );
         log.Note($"▶ profiling {what} at {Short(step.Commit)}");
-        using var hostLock = options.HostLock is null ? null : await HostLock.AcquireAsync(options.HostLock, options.HostSlots, log.Note, ct);
+        using var hostLock = options.HostLock is null
+            ? null
+            : await HostLock.AcquireAsync(options.HostLock, options.HostSlots, log.Note, ct);
         // The suite's extra outputs belong to measuring runs: a profiling run neither deletes nor collects them.
-        var run = NewRun(job, suite with { Outputs = [] }, step, side, workspace, identity, MachineDetector.ReadLoadAverage(), hostLock, log)
-            with { ProfiledBenchmark = target.Benchmark };
+        var run = NewRun(
+            job,
+            suite with
+            {
+                Outputs = [],
+            },
+            step,
+            side,
+            workspace,
+            identity,
+            MachineDetector.ReadLoadAverage(),
+            hostLock,
+            log
+        ) with
+        {
+            ProfiledBenchmark = target.Benchmark,
+        };
         var started = clock.GetUtcNow();
         Suites.SuiteOutput output;
         try
         {
             output = await profilers.For(suite.Harness).RunAsync(run, ct);
         }
-        catch (Exception e) when (e is ProcessStartException or InvalidOperationException or IOException or ProfileFormatException)
+        catch (Exception e)
+            when (e is ProcessStartException or InvalidOperationException or IOException or ProfileFormatException)
         {
             throw new JobFailedException($"{what}: {e.Message}");
         }
         if (!output.Process.Succeeded)
-            throw new JobFailedException($"{what}: the profiler {(output.Process.TimedOut ? "timed out" : $"exited with {output.Process.ExitCode}")}:\n{string.Join('\n', output.Process.Tail.TakeLast(10))}");
-        var file = output.Files.FirstOrDefault() ?? throw new JobFailedException($"{what}: the profiler wrote no profile");
-        if (!ProfileFormats.TryParse(output.Format, out var format)) throw new JobFailedException($"{what}: unknown profile format {output.Format}");
+            throw new JobFailedException(
+                $"{what}: the profiler {(output.Process.TimedOut ? "timed out" : $"exited with {output.Process.ExitCode}")}:\n{string.Join('\n', output.Process.Tail.TakeLast(10))}"
+            );
+        var file =
+            output.Files.FirstOrDefault() ?? throw new JobFailedException($"{what}: the profiler wrote no profile");
+        if (!ProfileFormats.TryParse(output.Format, out var format))
+            throw new JobFailedException($"{what}: unknown profile format {output.Format}");
         var samples = Check(what, file, format);
-        log.Note($"{what}: {format.Name()} profile, {samples} samples, {file.Content.Length} bytes, in {(clock.GetUtcNow() - started).TotalSeconds:0.0} s");
+        log.Note(
+            $"{what}: {format.Name()} profile, {samples} samples, {file.Content.Length} bytes, in {(clock.GetUtcNow() - started).TotalSeconds:0.0} s"
+        );
 
-        var metadata = new ProfileUploadMetadata(job.JobId, agentId, target.Suite, target.Benchmark, step.Role.Name(), format.Name(), step.Round);
+        var metadata = new ProfileUploadMetadata(
+            job.JobId,
+            agentId,
+            target.Suite,
+            target.Benchmark,
+            step.Role.Name(),
+            format.Name(),
+            step.Round
+        );
         // Names may hold any character (criterion's are often not ASCII); a header carries ASCII only.
-        var key = $"job-{job.JobId}-profile-{Uri.EscapeDataString(target.Suite)}-{Uri.EscapeDataString(target.Benchmark)}-{step.Role.Name()}-{step.Round}";
+        var key =
+            $"job-{job.JobId}-profile-{Uri.EscapeDataString(target.Suite)}-{Uri.EscapeDataString(target.Benchmark)}-{step.Role.Name()}-{step.Round}";
         var result = await client.PostProfileAsync(metadata, file, key, ct);
         if (result.Status != ApiStatus.Ok)
-            throw new JobFailedException($"{what}: the service did not take the profile ({result.HttpStatus}): {result.Error}");
+            throw new JobFailedException(
+                $"{what}: the service did not take the profile ({result.HttpStatus}): {result.Error}"
+            );
         log.Note($"posted profile of {what} → profile {result.Value?.ProfileId}");
     }
 
-    /// <summary>Reads the profile as the service will: one it would refuse is a failure here, where the log says why.</summary>
+    /// <summary>Reads the profile as the service will: one it would refuse is a failure here, where the log says
+    /// why.</summary>
     private static long Check(string what, Artifact file, ProfileFormat format)
     {
         try
         {
             var folded = ProfileReader.Read(new MemoryStream(file.Content.ToArray()), format, ProfileLimits.Default);
-            return folded.TotalSamples > 0 ? folded.TotalSamples : throw new JobFailedException($"{what}: the profile holds no samples");
+            return folded.TotalSamples > 0
+                ? folded.TotalSamples
+                : throw new JobFailedException($"{what}: the profile holds no samples");
         }
         catch (ProfileFormatException e)
         {

@@ -12,9 +12,17 @@ public static class ResultCheck
     {
         var process = output.Process;
         if (process.TimedOut)
-            throw Failed(what, $"timed out after {timeout.TotalSeconds:0} s; its process tree was killed", process.Tail);
+            throw Failed(
+                what,
+                $"timed out after {timeout.TotalSeconds:0} s; its process tree was killed",
+                process.Tail
+            );
         if (process.ExitCode != 0)
-            throw Failed(what, $"exited with code {process.ExitCode} after {process.Elapsed.TotalSeconds:0.0} s", process.Tail);
+            throw Failed(
+                what,
+                $"exited with code {process.ExitCode} after {process.Elapsed.TotalSeconds:0.0} s",
+                process.Tail
+            );
         if (output.Files.Count == 0)
             throw Failed(what, $"wrote no {output.Format} results", process.Tail);
         ParseResult parsed;
@@ -32,7 +40,9 @@ public static class ResultCheck
     }
 
     private static JobFailedException Failed(string what, string reason, IReadOnlyList<string> tail) =>
-        new(tail.Count == 0
-            ? $"{what} {reason} (no output)"
-            : $"{what} {reason}; last output:\n{string.Join('\n', tail)}");
+        new(
+            tail.Count == 0
+                ? $"{what} {reason} (no output)"
+                : $"{what} {reason}; last output:\n{string.Join('\n', tail)}"
+        );
 }

@@ -3,7 +3,8 @@ using System.Diagnostics;
 namespace PerfService.Agents.Machine;
 
 /// <summary>
-/// Reads what <see cref="DisturbanceMeter"/> needs from /proc and /sys, before, every <see cref="Interval"/> during, and
+/// Reads what <see cref="DisturbanceMeter"/> needs from /proc and /sys, before, every <see cref="Interval"/> during,
+/// and
 /// after a harness run. The suite's own process tree is the agent and its descendants: the harness is the agent's
 /// child, and what its tree used moves into the agent's cutime/cstime as processes are reaped, so nothing it did is
 /// counted as another process's. Where /proc is missing (macOS) there are no readings and no disturbance.
@@ -38,7 +39,8 @@ public sealed class DisturbanceProbe(string proc = "/proc", string sysCpu = "/sy
         using var timer = new PeriodicTimer(Interval);
         try
         {
-            while (await timer.WaitForNextTickAsync(ct)) Add(meter, cpus);
+            while (await timer.WaitForNextTickAsync(ct))
+                Add(meter, cpus);
         }
         catch (OperationCanceledException)
         {
@@ -48,7 +50,8 @@ public sealed class DisturbanceProbe(string proc = "/proc", string sysCpu = "/sy
 
     private void Add(DisturbanceMeter meter, IReadOnlyList<int>? cpus)
     {
-        if (Read(cpus) is { } reading) meter.Add(reading);
+        if (Read(cpus) is { } reading)
+            meter.Add(reading);
     }
 
     public LoadReading? Read(IReadOnlyList<int>? cpus)
@@ -59,9 +62,18 @@ public sealed class DisturbanceProbe(string proc = "/proc", string sysCpu = "/sy
             var (ownTicks, ownRunnable) = OwnTree();
             var load = ProcFiles.ParseLoadAverage(File.ReadAllText(Path.Combine(proc, "loadavg")));
             var suite = cpus ?? [.. stat.Cpus.Keys];
-            return new LoadReading(_clock.Elapsed, stat, ownTicks, ownRunnable, load, FrequencyRatio(suite), ThrottleCount(suite));
+            return new LoadReading(
+                _clock.Elapsed,
+                stat,
+                ownTicks,
+                ownRunnable,
+                load,
+                FrequencyRatio(suite),
+                ThrottleCount(suite)
+            );
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or OverflowException)
+        catch (Exception e)
+            when (e is IOException or UnauthorizedAccessException or FormatException or OverflowException)
         {
             return null;
         }
@@ -73,8 +85,10 @@ public sealed class DisturbanceProbe(string proc = "/proc", string sysCpu = "/sy
         var all = new List<TaskStat>();
         foreach (var dir in Directory.EnumerateDirectories(proc))
         {
-            if (!char.IsAsciiDigit(Path.GetFileName(dir)[0])) continue;
-            if (ReadTask(Path.Combine(dir, "stat")) is { } task) all.Add(task);
+            if (!char.IsAsciiDigit(Path.GetFileName(dir)[0]))
+                continue;
+            if (ReadTask(Path.Combine(dir, "stat")) is { } task)
+                all.Add(task);
         }
         var children = all.ToLookup(t => t.ParentPid);
         var tree = new List<TaskStat>();
@@ -82,14 +96,22 @@ public sealed class DisturbanceProbe(string proc = "/proc", string sysCpu = "/sy
         while (pending.TryPop(out var task))
         {
             tree.Add(task);
-            foreach (var child in children[task.Pid]) pending.Push(child);
+            foreach (var child in children[task.Pid])
+                pending.Push(child);
         }
         var runnable = 0;
         foreach (var task in tree)
         {
-            var threads = Path.Combine(proc, task.Pid.ToString(System.Globalization.CultureInfo.InvariantCulture), "task");
-            if (!Directory.Exists(threads)) continue;
-            runnable += Directory.EnumerateDirectories(threads).Count(t => ReadTask(Path.Combine(t, "stat"))?.State == 'R');
+            var threads = Path.Combine(
+                proc,
+                task.Pid.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                "task"
+            );
+            if (!Directory.Exists(threads))
+                continue;
+            runnable += Directory
+                .EnumerateDirectories(threads)
+                .Count(t => ReadTask(Path.Combine(t, "stat"))?.State == 'R');
         }
         return (tree.Sum(t => t.Ticks), runnable);
     }
@@ -108,15 +130,26 @@ public sealed class DisturbanceProbe(string proc = "/proc", string sysCpu = "/sy
 
     private double? FrequencyRatio(IReadOnlyList<int> cpus)
     {
-        var ratios = cpus.Select(c => (Cur: Number(c, "cpufreq/scaling_cur_freq"), Max: Number(c, "cpufreq/cpuinfo_max_freq")))
-            .Where(f => f.Cur is not null && f.Max > 0).Select(f => (double)f.Cur!.Value / f.Max!.Value).ToList();
+        var ratios = cpus.Select(c =>
+                (Cur: Number(c, "cpufreq/scaling_cur_freq"), Max: Number(c, "cpufreq/cpuinfo_max_freq"))
+            )
+            .Where(f => f.Cur is not null && f.Max > 0)
+            .Select(f => (double)f.Cur!.Value / f.Max!.Value)
+            .ToList();
         return ratios.Count == 0 ? null : ratios.Average();
     }
 
     private long? ThrottleCount(IReadOnlyList<int> cpus)
     {
-        var counts = cpus.SelectMany(c => new[] { Number(c, "thermal_throttle/core_throttle_count"), Number(c, "thermal_throttle/package_throttle_count") })
-            .OfType<long>().ToList();
+        var counts = cpus.SelectMany(c =>
+                new[]
+                {
+                    Number(c, "thermal_throttle/core_throttle_count"),
+                    Number(c, "thermal_throttle/package_throttle_count"),
+                }
+            )
+            .OfType<long>()
+            .ToList();
         return counts.Count == 0 ? null : counts.Sum();
     }
 

@@ -31,14 +31,23 @@ public sealed class MachineDetector(ProcessRunner processes)
             Kernel: kernel,
             Toolchains: toolchains,
             CpuGovernor: ReadGovernor(),
-            LoadAverage: ReadLoadAverage());
+            LoadAverage: ReadLoadAverage()
+        );
     }
 
     private async Task<MachineInfo> DetectMacAsync(IReadOnlyDictionary<string, string> toolchains, CancellationToken ct)
     {
         async Task<string?> Sysctl(string name) => await CaptureAsync("sysctl", ["-n", name], ct);
-        int? Int(string? s) => int.TryParse(s, NumberStyles.Integer, CultureInfo.InvariantCulture, out var v) ? v : null;
-        var memory = long.TryParse(await Sysctl("hw.memsize"), NumberStyles.Integer, CultureInfo.InvariantCulture, out var m) ? m : 0;
+        int? Int(string? s) =>
+            int.TryParse(s, NumberStyles.Integer, CultureInfo.InvariantCulture, out var v) ? v : null;
+        var memory = long.TryParse(
+            await Sysctl("hw.memsize"),
+            NumberStyles.Integer,
+            CultureInfo.InvariantCulture,
+            out var m
+        )
+            ? m
+            : 0;
         return new MachineInfo(
             CpuModel: await Sysctl("machdep.cpu.brand_string") ?? "unknown",
             PhysicalCores: Int(await Sysctl("hw.physicalcpu")) ?? Environment.ProcessorCount,
@@ -48,7 +57,8 @@ public sealed class MachineDetector(ProcessRunner processes)
             Kernel: await CaptureAsync("uname", ["-r"], ct) ?? "",
             Toolchains: toolchains,
             CpuGovernor: null,
-            LoadAverage: ProcFiles.ParseLoadAverage(await Sysctl("vm.loadavg") ?? ""));
+            LoadAverage: ProcFiles.ParseLoadAverage(await Sysctl("vm.loadavg") ?? "")
+        );
     }
 
     /// <summary>Read again before each suite: the load changes, and it is recorded with each run.</summary>
@@ -61,9 +71,11 @@ public sealed class MachineDetector(ProcessRunner processes)
         var found = new SortedDictionary<string, string>(StringComparer.Ordinal);
         foreach (var tool in _toolchains)
         {
-            if (PathLookup.Find(tool) is null) continue;
+            if (PathLookup.Find(tool) is null)
+                continue;
             var output = await CaptureAsync(tool, tool == "go" ? ["version"] : ["--version"], ct);
-            if (output is not null && ProcFiles.ParseToolVersion(tool, output) is { } version) found[tool] = version;
+            if (output is not null && ProcFiles.ParseToolVersion(tool, output) is { } version)
+                found[tool] = version;
         }
         return found;
     }
@@ -76,7 +88,11 @@ public sealed class MachineDetector(ProcessRunner processes)
             {
                 Timeout = TimeSpan.FromSeconds(30),
                 CaptureStdout = true,
-                Environment = new Dictionary<string, string?> { ["DOTNET_NOLOGO"] = "1", ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1" },
+                Environment = new Dictionary<string, string?>
+                {
+                    ["DOTNET_NOLOGO"] = "1",
+                    ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
+                },
             };
             var result = await processes.RunAsync(spec, ct: ct);
             return result.Succeeded ? result.Stdout.Trim() : null;

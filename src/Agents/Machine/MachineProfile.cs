@@ -15,7 +15,8 @@ public sealed record MachineProfile(string Name, string CpuModel, int PhysicalCo
     /// ("simulated: this host is …, not …") that the agent prints and posts with every run.</summary>
     public string? Mismatch(MachineInfo machine, string arch)
     {
-        var matches = Normalize(machine.CpuModel).Contains(Normalize(CpuModel), StringComparison.OrdinalIgnoreCase)
+        var matches =
+            Normalize(machine.CpuModel).Contains(Normalize(CpuModel), StringComparison.OrdinalIgnoreCase)
             && machine.PhysicalCores == PhysicalCores
             && machine.LogicalCores == LogicalCores
             && string.Equals(arch, Arch, StringComparison.OrdinalIgnoreCase);
@@ -44,16 +45,19 @@ public sealed record ProfileCatalog(IReadOnlyList<MachineProfile> Profiles)
         return catalog;
     }
 
-    /// <summary>--profiles FILE when given, else deploy/profiles.json above the current directory or the binary.</summary>
+    /// <summary>--profiles FILE when given, else deploy/profiles.json above the current directory or the
+    /// binary.</summary>
     public static string? Locate(string? explicitFile, params string[] startDirectories)
     {
-        if (explicitFile is not null) return File.Exists(explicitFile) ? Path.GetFullPath(explicitFile) : null;
+        if (explicitFile is not null)
+            return File.Exists(explicitFile) ? Path.GetFullPath(explicitFile) : null;
         foreach (var start in startDirectories)
         {
             for (var dir = new DirectoryInfo(start); dir is not null; dir = dir.Parent)
             {
                 var candidate = Path.Combine(dir.FullName, RelativePath);
-                if (File.Exists(candidate)) return candidate;
+                if (File.Exists(candidate))
+                    return candidate;
             }
         }
         return null;

@@ -2,7 +2,8 @@ using System.Globalization;
 
 namespace PerfService.Agents.Machine;
 
-/// <summary>Pure parsers of the Linux /proc and /etc texts the agent reads, so they can be tested on sample strings.</summary>
+/// <summary>Pure parsers of the Linux /proc and /etc texts the agent reads, so they can be tested on sample
+/// strings.</summary>
 public static class ProcFiles
 {
     public sealed record CpuInfo(string? Model, int? PhysicalCores);
@@ -13,19 +14,22 @@ public static class ProcFiles
     {
         string? model = null;
         var cores = new HashSet<(string, string)>();
-        string? physical = null, core = null;
+        string? physical = null,
+            core = null;
         foreach (var raw in text.Split('\n'))
         {
             var line = raw.TrimEnd('\r');
             if (line.Trim().Length == 0)
             {
                 // A blank line ends one processor's block.
-                if (core is not null) cores.Add((physical ?? "0", core));
+                if (core is not null)
+                    cores.Add((physical ?? "0", core));
                 physical = core = null;
                 continue;
             }
             var colon = line.IndexOf(':');
-            if (colon < 0) continue;
+            if (colon < 0)
+                continue;
             var key = line[..colon].Trim();
             var value = line[(colon + 1)..].Trim();
             switch (key)
@@ -41,7 +45,8 @@ public static class ProcFiles
                     break;
             }
         }
-        if (core is not null) cores.Add((physical ?? "0", core));
+        if (core is not null)
+            cores.Add((physical ?? "0", core));
         return new CpuInfo(model, cores.Count > 0 ? cores.Count : null);
     }
 
@@ -50,9 +55,13 @@ public static class ProcFiles
     {
         foreach (var line in text.Split('\n'))
         {
-            if (!line.StartsWith("MemTotal:", StringComparison.Ordinal)) continue;
+            if (!line.StartsWith("MemTotal:", StringComparison.Ordinal))
+                continue;
             var parts = line["MemTotal:".Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            if (parts.Length > 0 && long.TryParse(parts[0], NumberStyles.Integer, CultureInfo.InvariantCulture, out var kb))
+            if (
+                parts.Length > 0
+                && long.TryParse(parts[0], NumberStyles.Integer, CultureInfo.InvariantCulture, out var kb)
+            )
                 return kb * 1024;
         }
         return null;
@@ -65,20 +74,24 @@ public static class ProcFiles
         foreach (var line in text.Split('\n'))
         {
             var eq = line.IndexOf('=');
-            if (eq <= 0 || line.TrimStart().StartsWith('#')) continue;
+            if (eq <= 0 || line.TrimStart().StartsWith('#'))
+                continue;
             values[line[..eq].Trim()] = line[(eq + 1)..].Trim().Trim('"', '\'');
         }
-        if (values.TryGetValue("PRETTY_NAME", out var pretty) && pretty.Length > 0) return pretty;
+        if (values.TryGetValue("PRETTY_NAME", out var pretty) && pretty.Length > 0)
+            return pretty;
         if (values.TryGetValue("NAME", out var name))
             return values.TryGetValue("VERSION_ID", out var version) ? $"{name} {version}" : name;
         return null;
     }
 
-    /// <summary>The 1-minute load average: the first field of /proc/loadavg, or of macOS's "{ 1.23 1.10 0.99 }".</summary>
+    /// <summary>The 1-minute load average: the first field of /proc/loadavg, or of macOS's "{ 1.23 1.10 0.99
+    /// }".</summary>
     public static double? ParseLoadAverage(string text)
     {
         var first = text.Split([' ', '\t', '\n', '{', '}'], StringSplitOptions.RemoveEmptyEntries).FirstOrDefault();
-        return first is not null && double.TryParse(first, NumberStyles.Float, CultureInfo.InvariantCulture, out var load)
+        return
+            first is not null && double.TryParse(first, NumberStyles.Float, CultureInfo.InvariantCulture, out var load)
             ? load
             : null;
     }
@@ -88,7 +101,8 @@ public static class ProcFiles
     public static string? ParseToolVersion(string tool, string output)
     {
         var line = output.Split('\n').Select(l => l.Trim()).FirstOrDefault(l => l.Length > 0);
-        if (line is null) return null;
+        if (line is null)
+            return null;
         var words = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
         return tool switch
         {

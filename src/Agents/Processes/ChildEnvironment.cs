@@ -13,13 +13,39 @@ public static class ChildEnvironment
 {
     private static readonly HashSet<string> _names = new(StringComparer.Ordinal)
     {
-        "PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "USER", "LOGNAME",
+        "PATH",
+        "HOME",
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "TMPDIR",
+        "USER",
+        "LOGNAME",
         // Planting a regression of known size on a benchmark machine is a documented, harmless switch.
-        "PERF_SLOWDOWN", "PERF_ALLOC",
-        "NUGET_PACKAGES", "NUGET_HTTP_CACHE_PATH", "NUGET_CERT_REVOCATION_MODE",
-        "GOROOT", "GOPATH", "GOCACHE", "GOFLAGS", "GOMODCACHE", "GOPROXY", "GONOSUMDB", "GONOSUMCHECK", "GOPRIVATE",
-        "GOTOOLCHAIN", "GOAMD64", "GOARM64", "GOMAXPROCS", "GOGC", "GOMEMLIMIT",
-        "RUSTFLAGS", "RUST_BACKTRACE", "CC", "CXX",
+        "PERF_SLOWDOWN",
+        "PERF_ALLOC",
+        "NUGET_PACKAGES",
+        "NUGET_HTTP_CACHE_PATH",
+        "NUGET_CERT_REVOCATION_MODE",
+        "GOROOT",
+        "GOPATH",
+        "GOCACHE",
+        "GOFLAGS",
+        "GOMODCACHE",
+        "GOPROXY",
+        "GONOSUMDB",
+        "GONOSUMCHECK",
+        "GOPRIVATE",
+        "GOTOOLCHAIN",
+        "GOAMD64",
+        "GOARM64",
+        "GOMAXPROCS",
+        "GOGC",
+        "GOMEMLIMIT",
+        "RUSTFLAGS",
+        "RUST_BACKTRACE",
+        "CC",
+        "CXX",
     };
 
     private static readonly string[] _prefixes = ["LC_", "DOTNET_", "CARGO_", "RUSTUP_", "RUSTC"];
@@ -33,7 +59,8 @@ public static class ChildEnvironment
         var passed = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (DictionaryEntry entry in Environment.GetEnvironmentVariables())
         {
-            if (entry.Key is string name && entry.Value is string value && IsPassed(name)) passed[name] = value;
+            if (entry.Key is string name && entry.Value is string value && IsPassed(name))
+                passed[name] = value;
         }
         return passed;
     }

@@ -6,16 +6,22 @@ public static class PathLookup
 {
     public static string? Find(string tool, string? path = null)
     {
-        if (tool.Contains(Path.DirectorySeparatorChar)) return File.Exists(tool) ? Path.GetFullPath(tool) : null;
+        if (tool.Contains(Path.DirectorySeparatorChar))
+            return File.Exists(tool) ? Path.GetFullPath(tool) : null;
         path ??= Environment.GetEnvironmentVariable("PATH") ?? "";
         foreach (var dir in path.Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries))
         {
             var candidate = Path.Combine(dir, tool);
-            if (File.Exists(candidate) && IsExecutable(candidate)) return candidate;
+            if (File.Exists(candidate) && IsExecutable(candidate))
+                return candidate;
         }
         return null;
     }
 
     private static bool IsExecutable(string file) =>
-        OperatingSystem.IsWindows() || (File.GetUnixFileMode(file) & (UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute)) != 0;
+        OperatingSystem.IsWindows()
+        || (
+            File.GetUnixFileMode(file)
+            & (UnixFileMode.UserExecute | UnixFileMode.GroupExecute | UnixFileMode.OtherExecute)
+        ) != 0;
 }

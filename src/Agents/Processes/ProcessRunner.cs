@@ -12,10 +12,15 @@ namespace PerfService.Agents.Processes;
 public sealed class ProcessRunner
 {
     private const int TailLines = 40;
+
     // After a kill, how long to wait for the pipes to close before giving up on them.
     private static readonly TimeSpan _killGrace = TimeSpan.FromSeconds(5);
 
-    public async Task<ProcessResult> RunAsync(ProcessSpec spec, Action<string>? onLine = null, CancellationToken ct = default)
+    public async Task<ProcessResult> RunAsync(
+        ProcessSpec spec,
+        Action<string>? onLine = null,
+        CancellationToken ct = default
+    )
     {
         var psi = CreateStartInfo(spec);
         using var process = new Process { StartInfo = psi, EnableRaisingEvents = true };
@@ -25,21 +30,33 @@ public sealed class ProcessRunner
         {
             lock (tail)
             {
-                if (isStdout && spec.CaptureStdout) stdout.Append(line).Append('\n');
+                if (isStdout && spec.CaptureStdout)
+                    stdout.Append(line).Append('\n');
                 tail.Enqueue(line);
-                if (tail.Count > TailLines) tail.Dequeue();
+                if (tail.Count > TailLines)
+                    tail.Dequeue();
             }
             onLine?.Invoke(line);
         }
-        process.OutputDataReceived += (_, e) => { if (e.Data is not null) Line(e.Data, isStdout: true); };
-        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) Line(e.Data, isStdout: false); };
+        process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data is not null)
+                Line(e.Data, isStdout: true);
+        };
+        process.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data is not null)
+                Line(e.Data, isStdout: false);
+        };
 
         var clock = Stopwatch.StartNew();
         var exited = new ManualResetEventSlim();
         try
         {
-            if (spec.KeepSpawningThread) StartOnOwnThread(process, exited);
-            else process.Start();
+            if (spec.KeepSpawningThread)
+                StartOnOwnThread(process, exited);
+            else
+                process.Start();
         }
         catch (Win32Exception e)
         {
@@ -75,14 +92,25 @@ public sealed class ProcessRunner
                 started.Set();
             }
             exited.Wait();
-        }) { IsBackground = true, Name = "harness" };
+        })
+        {
+            IsBackground = true,
+            Name = "harness",
+        };
         thread.Start();
         started.Wait();
-        if (failure is not null) System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure);
+        if (failure is not null)
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure);
     }
 
-    private static async Task<ProcessResult> WaitAsync(Process process, ProcessSpec spec, StringBuilder stdout, Queue<string> tail,
-        Stopwatch clock, CancellationToken ct)
+    private static async Task<ProcessResult> WaitAsync(
+        Process process,
+        ProcessSpec spec,
+        StringBuilder stdout,
+        Queue<string> tail,
+        Stopwatch clock,
+        CancellationToken ct
+    )
     {
         process.StandardInput.Close(); // a harness that asks a question must not hang the agent
         process.BeginOutputReadLine();
@@ -98,7 +126,10 @@ public sealed class ProcessRunner
         catch (OperationCanceledException)
         {
             KillTree(process);
-            await Task.WhenAny(process.WaitForExitAsync(CancellationToken.None), Task.Delay(_killGrace, CancellationToken.None));
+            await Task.WhenAny(
+                process.WaitForExitAsync(CancellationToken.None),
+                Task.Delay(_killGrace, CancellationToken.None)
+            );
             ct.ThrowIfCancellationRequested();
             timedOut = true;
         }
@@ -123,16 +154,21 @@ public sealed class ProcessRunner
         };
         // Nothing of the agent's environment reaches a child unless ChildEnvironment lets it through.
         psi.Environment.Clear();
-        foreach (var (key, value) in ChildEnvironment.Inherited()) psi.Environment[key] = value;
+        foreach (var (key, value) in ChildEnvironment.Inherited())
+            psi.Environment[key] = value;
         foreach (var (key, value) in spec.Environment)
         {
-            if (value is null) psi.Environment.Remove(key);
-            else psi.Environment[key] = value;
+            if (value is null)
+                psi.Environment.Remove(key);
+            else
+                psi.Environment[key] = value;
         }
         psi.Environment.TryGetValue("PATH", out var path);
-        psi.FileName = PathLookup.Find(spec.FileName, path)
+        psi.FileName =
+            PathLookup.Find(spec.FileName, path)
             ?? throw new ProcessStartException($"cannot start '{spec.FileName}': not found on PATH");
-        foreach (var arg in spec.Arguments) psi.ArgumentList.Add(arg);
+        foreach (var arg in spec.Arguments)
+            psi.ArgumentList.Add(arg);
         return psi;
     }
 
@@ -140,7 +176,8 @@ public sealed class ProcessRunner
     {
         try
         {
-            if (!process.HasExited) process.Kill(entireProcessTree: true);
+            if (!process.HasExited)
+                process.Kill(entireProcessTree: true);
         }
         catch (InvalidOperationException)
         {

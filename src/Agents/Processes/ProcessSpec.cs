@@ -7,8 +7,10 @@ public sealed record ProcessSpec(string FileName, IReadOnlyList<string> Argument
 {
     public IReadOnlyDictionary<string, string?> Environment { get; init; } = new Dictionary<string, string?>();
     public TimeSpan? Timeout { get; init; }
+
     /// <summary>Keep the whole stdout (go test's output is the result file); otherwise only the tail is kept.</summary>
     public bool CaptureStdout { get; init; }
+
     /// <summary>Start from a thread that lives until the process exits: a parent-death signal (bwrap's
     /// --die-with-parent) fires when the starting thread ends, and thread-pool threads do end.</summary>
     public bool KeepSpawningThread { get; init; }
@@ -16,10 +18,18 @@ public sealed record ProcessSpec(string FileName, IReadOnlyList<string> Argument
     public string Display => string.Join(' ', [FileName, .. Arguments.Select(Quote)]);
 
     private static string Quote(string arg) =>
-        arg.Length > 0 && arg.All(c => char.IsLetterOrDigit(c) || "-_./=:,@+".Contains(c)) ? arg : $"'{arg.Replace("'", "'\\''")}'";
+        arg.Length > 0 && arg.All(c => char.IsLetterOrDigit(c) || "-_./=:,@+".Contains(c))
+            ? arg
+            : $"'{arg.Replace("'", "'\\''")}'";
 }
 
-public sealed record ProcessResult(int ExitCode, bool TimedOut, string Stdout, IReadOnlyList<string> Tail, TimeSpan Elapsed)
+public sealed record ProcessResult(
+    int ExitCode,
+    bool TimedOut,
+    string Stdout,
+    IReadOnlyList<string> Tail,
+    TimeSpan Elapsed
+)
 {
     public bool Succeeded => ExitCode == 0 && !TimedOut;
 }

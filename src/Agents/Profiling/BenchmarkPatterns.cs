@@ -11,7 +11,9 @@ public static class BenchmarkPatterns
     /// '/' and matches each part against one level of sub-benchmark.</summary>
     public static (string? Package, string Bench) Go(string stored)
     {
-        var dot = stored.StartsWith("Benchmark", StringComparison.Ordinal) ? -1 : stored.IndexOf(".Benchmark", StringComparison.Ordinal);
+        var dot = stored.StartsWith("Benchmark", StringComparison.Ordinal)
+            ? -1
+            : stored.IndexOf(".Benchmark", StringComparison.Ordinal);
         var package = dot <= 0 ? null : stored[..dot];
         var name = stored[(dot + 1)..];
         return (package, string.Join('/', name.Split('/').Select(level => "^" + Quote(level, GoMeta) + "$")));
@@ -27,6 +29,7 @@ public static class BenchmarkPatterns
 
     // Go's regexp.QuoteMeta set; RE2 refuses escapes of other characters (a space, for one).
     private const string GoMeta = @"\.+*?()|[]{}^$";
+
     // regex::escape's set.
     private const string RustMeta = @"\.+*?()|[]{}^$#&-~";
 
@@ -35,7 +38,8 @@ public static class BenchmarkPatterns
         var quoted = new StringBuilder(text.Length + 8);
         foreach (var c in text)
         {
-            if (meta.Contains(c)) quoted.Append('\\');
+            if (meta.Contains(c))
+                quoted.Append('\\');
             quoted.Append(c);
         }
         return quoted.ToString();

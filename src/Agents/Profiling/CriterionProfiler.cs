@@ -40,41 +40,62 @@ public sealed class CriterionProfiler(ProcessRunner processes) : SuiteRunner(pro
     protected override string Format => ProfileFormat.Folded.Name();
 
     private static string Data(SuiteRun run) => Path.Combine(run.ScratchDir, "perf.data");
+
     private static string Text(SuiteRun run) => Path.Combine(run.ScratchDir, "perf.txt");
 
     protected override void Prepare(SuiteRun run)
     {
         Directory.CreateDirectory(run.ScratchDir);
-        foreach (var old in new[] { Data(run), Data(run) + ".json", Text(run) }) File.Delete(old);
+        foreach (var old in new[] { Data(run), Data(run) + ".json", Text(run) })
+            File.Delete(old);
     }
 
     protected override ProcessSpec Command(SuiteRun run)
     {
         var name = GoProfiler.Profiled(run);
         string[] bench = BenchTarget(run.Folder, name) is { } target ? ["--bench", target] : [];
-        if (bench.Length == 0) run.Log($"warning: no single file under benches/ names the group of {name}; profiling every bench target");
+        if (bench.Length == 0)
+            run.Log($"warning: no single file under benches/ names the group of {name}; profiling every bench target");
         var flags = Setting(run, "RUSTFLAGS");
-        return new ProcessSpec("/bin/sh",
-            ["-c", Script, "criterion-profile", Data(run), Text(run), Seconds.ToString(CultureInfo.InvariantCulture), BenchmarkPatterns.Criterion(name), .. bench],
-            run.Folder)
+        return new ProcessSpec(
+            "/bin/sh",
+            [
+                "-c",
+                Script,
+                "criterion-profile",
+                Data(run),
+                Text(run),
+                Seconds.ToString(CultureInfo.InvariantCulture),
+                BenchmarkPatterns.Criterion(name),
+                .. bench,
+            ],
+            run.Folder
+        )
         {
             Environment = new Dictionary<string, string?>
             {
                 ["RUSTFLAGS"] = flags is null ? "-C force-frame-pointers=yes" : flags + " -C force-frame-pointers=yes",
-                ["CARGO_TARGET_DIR"] = Path.Combine(Setting(run, "CARGO_TARGET_DIR") ?? Path.Combine(run.Folder, "target"), "profiling"),
+                ["CARGO_TARGET_DIR"] = Path.Combine(
+                    Setting(run, "CARGO_TARGET_DIR") ?? Path.Combine(run.Folder, "target"),
+                    "profiling"
+                ),
             },
         };
     }
 
     /// <summary>A variable as the harness would see it: the suite's own, else the agent's.</summary>
     private static string? Setting(SuiteRun run, string name) =>
-        run.Suite.Env.GetValueOrDefault(name) is { Length: > 0 } own ? own : run.Environment.GetValueOrDefault(name) is { Length: > 0 } agent ? agent : null;
+        run.Suite.Env.GetValueOrDefault(name) is { Length: > 0 } own ? own
+        : run.Environment.GetValueOrDefault(name) is { Length: > 0 } agent ? agent
+        : null;
 
     protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result)
     {
-        if (!File.Exists(Text(run))) return [];
+        if (!File.Exists(Text(run)))
+            return [];
         FoldedStacks folded;
-        using (var reader = File.OpenText(Text(run))) folded = PerfScriptFolder.Fold(reader, ProfileLimits.Default);
+        using (var reader = File.OpenText(Text(run)))
+            folded = PerfScriptFolder.Fold(reader, ProfileLimits.Default);
         var text = new StringWriter();
         folded.Write(text);
         return [new Artifact(FileName, System.Text.Encoding.UTF8.GetBytes(text.ToString()))];
@@ -86,10 +107,17 @@ public sealed class CriterionProfiler(ProcessRunner processes) : SuiteRunner(pro
     internal static string? BenchTarget(string folder, string name)
     {
         var benches = Path.Combine(folder, "benches");
-        if (!Directory.Exists(benches)) return null;
+        if (!Directory.Exists(benches))
+            return null;
         var group = $"\"{name.Split('/')[0]}\"";
-        var sources = Directory.EnumerateFiles(benches, "*.rs").Select(f => (Target: Path.GetFileNameWithoutExtension(f), File: f))
-            .Concat(Directory.EnumerateDirectories(benches).Select(d => (Target: Path.GetFileName(d), File: Path.Combine(d, "main.rs"))))
+        var sources = Directory
+            .EnumerateFiles(benches, "*.rs")
+            .Select(f => (Target: Path.GetFileNameWithoutExtension(f), File: f))
+            .Concat(
+                Directory
+                    .EnumerateDirectories(benches)
+                    .Select(d => (Target: Path.GetFileName(d), File: Path.Combine(d, "main.rs")))
+            )
             .Where(s => File.Exists(s.File) && File.ReadAllText(s.File).Contains(group, StringComparison.Ordinal))
             .ToList();
         return sources.Count == 1 ? sources[0].Target : null;

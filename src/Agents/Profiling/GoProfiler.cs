@@ -28,9 +28,27 @@ public sealed class GoProfiler(ProcessRunner processes) : SuiteRunner(processes)
         var (package, bench) = BenchmarkPatterns.Go(Profiled(run));
         // A profile wants more samples than Go's 100 a second give in a short run; the suite's own -benchtime, after
         // this one, wins.
-        return new ProcessSpec("go",
-            ["test", "-run", "^$", "-benchtime", "2s", .. run.Args, "-bench", bench, "-count", "1", "-cpuprofile", Output(run),
-                "-o", Path.Combine(run.ScratchDir, "bench.test"), package ?? "."], run.Folder);
+        return new ProcessSpec(
+            "go",
+            [
+                "test",
+                "-run",
+                "^$",
+                "-benchtime",
+                "2s",
+                .. run.Args,
+                "-bench",
+                bench,
+                "-count",
+                "1",
+                "-cpuprofile",
+                Output(run),
+                "-o",
+                Path.Combine(run.ScratchDir, "bench.test"),
+                package ?? ".",
+            ],
+            run.Folder
+        );
     }
 
     protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result) =>

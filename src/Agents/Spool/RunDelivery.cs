@@ -7,8 +7,10 @@ public enum DeliveryStatus
 {
     /// <summary>The service has it (created now, or a duplicate of an earlier post): removed from the spool.</summary>
     Posted,
+
     /// <summary>The service refused the content (4xx): moved to spool/rejected/.</summary>
     Rejected,
+
     /// <summary>The service could not be reached (or failed): kept in the spool for later.</summary>
     Kept,
 }
@@ -48,10 +50,14 @@ public sealed class RunDelivery(RunSpool spool, PerfServiceClient client)
             switch (delivery.Status)
             {
                 case DeliveryStatus.Posted:
-                    log($"posted spooled {key} → run {delivery.Run?.RunId}{(delivery.Run?.Duplicate == true ? " (duplicate)" : "")}");
+                    log(
+                        $"posted spooled {key} → run {delivery.Run?.RunId}{(delivery.Run?.Duplicate == true ? " (duplicate)" : "")}"
+                    );
                     break;
                 case DeliveryStatus.Rejected:
-                    log($"error: the service refused spooled {key}: {delivery.Error}; kept in {spool.Root}/{RunSpool.RejectedDir}");
+                    log(
+                        $"error: the service refused spooled {key}: {delivery.Error}; kept in {spool.Root}/{RunSpool.RejectedDir}"
+                    );
                     break;
                 default:
                     log($"spool: {key} kept for later: {delivery.Error}");

@@ -15,7 +15,8 @@ public sealed record SpoolEntry(string Key, RunMetadata Run, IReadOnlyList<Artif
 /// unreachable service or an agent restart loses nothing. Layout: {root}/&lt;key&gt;/entry.json + files/…; an entry is
 /// written under .tmp/ and renamed into place, so a half-written entry is never posted.
 /// </summary>
-/// <param name="time">Orders the entries (oldest first); the agent's clock, the system's unless a test fakes it.</param>
+/// <param name="time">Orders the entries (oldest first); the agent's clock, the system's unless a test fakes
+/// it.</param>
 public sealed class RunSpool(string root, TimeProvider? time = null)
 {
     private readonly TimeProvider _time = time ?? TimeProvider.System;
@@ -41,10 +42,15 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
                 File.WriteAllBytes(path, file.Content.ToArray());
             }
             Directory.CreateDirectory(temp);
-            File.WriteAllText(Path.Combine(temp, EntryFile), JsonSerializer.Serialize(new EntryJson(key, run, _time.GetUtcNow()), PerfServiceClient.Json));
+            File.WriteAllText(
+                Path.Combine(temp, EntryFile),
+                JsonSerializer.Serialize(new EntryJson(key, run, _time.GetUtcNow()), PerfServiceClient.Json)
+            );
             var target = Path.Combine(root, DirectoryName(key));
-            // A newer result under the same key replaces one that was never posted: the service keeps one per key anyway.
-            if (Directory.Exists(target)) Directory.Delete(target, recursive: true);
+            // A newer result under the same key replaces one that was never posted: the service keeps one per key
+            // anyway.
+            if (Directory.Exists(target))
+                Directory.Delete(target, recursive: true);
             Directory.Move(temp, target);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
@@ -57,10 +63,15 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
     /// <summary>Keys waiting to be posted, oldest first. Leftovers of writes cut short are removed.</summary>
     public IReadOnlyList<string> Pending()
     {
-        if (!Directory.Exists(root)) return [];
+        if (!Directory.Exists(root))
+            return [];
         TryDelete(Path.Combine(root, TempDir));
         var entries = new List<EntryJson>();
-        foreach (var dir in Directory.EnumerateDirectories(root).Where(d => Path.GetFileName(d) is not (TempDir or RejectedDir)))
+        foreach (
+            var dir in Directory
+                .EnumerateDirectories(root)
+                .Where(d => Path.GetFileName(d) is not (TempDir or RejectedDir))
+        )
         {
             try
             {
@@ -85,8 +96,12 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
         var entry = ReadEntry(dir);
         var filesDir = Path.Combine(dir, "files");
         var files = Directory.Exists(filesDir)
-            ? Directory.EnumerateFiles(filesDir, "*", SearchOption.AllDirectories)
-                .Select(f => new Artifact(Path.GetRelativePath(filesDir, f).Replace(Path.DirectorySeparatorChar, '/'), File.ReadAllBytes(f)))
+            ? Directory
+                .EnumerateFiles(filesDir, "*", SearchOption.AllDirectories)
+                .Select(f => new Artifact(
+                    Path.GetRelativePath(filesDir, f).Replace(Path.DirectorySeparatorChar, '/'),
+                    File.ReadAllBytes(f)
+                ))
                 .OrderBy(a => a.Path, StringComparer.Ordinal)
                 .ToList()
             : [];
@@ -95,7 +110,8 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
 
     public void Delete(string key) => TryDelete(Path.Combine(root, DirectoryName(key)));
 
-    /// <summary>The service refused it: keep it for a human under rejected/, with the reason, and stop posting it.</summary>
+    /// <summary>The service refused it: keep it for a human under rejected/, with the reason, and stop posting
+    /// it.</summary>
     public void Reject(string key, string reason) => MoveToRejected(Path.Combine(root, DirectoryName(key)), reason);
 
     private void MoveToRejected(string from, string reason)
@@ -110,8 +126,11 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
     /// that two keys never share a folder.</summary>
     public static string DirectoryName(string key)
     {
-        var safe = new string(key.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' ? c : '_').ToArray());
-        if (safe == key && !key.StartsWith('.')) return key;
+        var safe = new string(
+            key.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' ? c : '_').ToArray()
+        );
+        if (safe == key && !key.StartsWith('.'))
+            return key;
         return $"{safe.TrimStart('.')}-{Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(key)))[..8]}";
     }
 
@@ -127,7 +146,8 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
     {
         try
         {
-            if (Directory.Exists(dir)) Directory.Delete(dir, recursive: true);
+            if (Directory.Exists(dir))
+                Directory.Delete(dir, recursive: true);
         }
         catch (IOException)
         {

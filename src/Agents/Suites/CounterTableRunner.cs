@@ -18,8 +18,13 @@ public sealed class CounterTableRunner(ProcessRunner processes) : SuiteRunner(pr
     protected override ProcessSpec Command(SuiteRun run)
     {
         if (string.IsNullOrWhiteSpace(run.Suite.Command))
-            throw new InvalidOperationException($"suite {run.Suite.Name}: the counters harness needs a \"command\" in perf.json");
-        return new ProcessSpec("/bin/sh", ["-c", run.Suite.Command, run.Suite.Name, .. run.Args], run.Folder) { CaptureStdout = true };
+            throw new InvalidOperationException(
+                $"suite {run.Suite.Name}: the counters harness needs a \"command\" in perf.json"
+            );
+        return new ProcessSpec("/bin/sh", ["-c", run.Suite.Command, run.Suite.Name, .. run.Args], run.Folder)
+        {
+            CaptureStdout = true,
+        };
     }
 
     protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result) =>

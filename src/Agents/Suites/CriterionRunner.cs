@@ -4,7 +4,8 @@ using PerfService.Core.Suites;
 
 namespace PerfService.Agents.Suites;
 
-/// <summary>criterion through <c>cargo bench args</c>; uploads every <c>new/</c> result folder of target/criterion.</summary>
+/// <summary>criterion through <c>cargo bench args</c>; uploads every <c>new/</c> result folder of
+/// target/criterion.</summary>
 public sealed class CriterionRunner(ProcessRunner processes) : SuiteRunner(processes)
 {
     private static readonly string[] _kept = ["benchmark.json", "estimates.json", "sample.json"];
@@ -25,9 +26,12 @@ public sealed class CriterionRunner(ProcessRunner processes) : SuiteRunner(proce
         };
 
     protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result) =>
-        FilesUnder(Home(run), f =>
-        {
-            var parts = f.Split('/');
-            return parts.Length >= 3 && parts[^2] == "new" && _kept.Contains(parts[^1]);
-        });
+        FilesUnder(
+            Home(run),
+            f =>
+            {
+                var parts = f.Split('/');
+                return parts.Length >= 3 && parts[^2] == "new" && _kept.Contains(parts[^1]);
+            }
+        );
 }

@@ -18,7 +18,11 @@ public sealed class GoBenchRunner(ProcessRunner processes) : SuiteRunner(process
     {
         var count = (run.Suite.Count ?? DefaultCount).ToString(CultureInfo.InvariantCulture);
         // Later flags win in Go's flag package, so a suite's own -bench regex overrides the ".".
-        return new ProcessSpec("go", ["test", "-run", "^$", "-bench", ".", "-benchmem", "-count", count, .. run.Args, "./..."], run.Folder)
+        return new ProcessSpec(
+            "go",
+            ["test", "-run", "^$", "-bench", ".", "-benchmem", "-count", count, .. run.Args, "./..."],
+            run.Folder
+        )
         {
             CaptureStdout = true,
         };

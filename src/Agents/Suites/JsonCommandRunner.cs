@@ -24,7 +24,9 @@ public sealed class JsonCommandRunner(ProcessRunner processes) : SuiteRunner(pro
     protected override ProcessSpec Command(SuiteRun run)
     {
         if (string.IsNullOrWhiteSpace(run.Suite.Command))
-            throw new InvalidOperationException($"suite {run.Suite.Name}: the json harness needs a \"command\" in perf.json");
+            throw new InvalidOperationException(
+                $"suite {run.Suite.Name}: the json harness needs a \"command\" in perf.json"
+            );
         return new ProcessSpec("/bin/sh", ["-c", run.Suite.Command, run.Suite.Name, .. run.Args], run.Folder)
         {
             Environment = new Dictionary<string, string?> { ["PERF_OUTPUT"] = Output(run) },

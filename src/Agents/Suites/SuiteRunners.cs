@@ -9,7 +9,13 @@ public sealed class SuiteRunners(IEnumerable<ISuiteRunner> runners)
     private readonly Dictionary<Harness, ISuiteRunner> _byHarness = runners.ToDictionary(r => r.Harness);
 
     public static SuiteRunners CreateDefault(ProcessRunner processes) =>
-        new([new BdnRunner(processes), new CriterionRunner(processes), new GoBenchRunner(processes), new JsonCommandRunner(processes), new CounterTableRunner(processes)]);
+        new([
+            new BdnRunner(processes),
+            new CriterionRunner(processes),
+            new GoBenchRunner(processes),
+            new JsonCommandRunner(processes),
+            new CounterTableRunner(processes),
+        ]);
 
     public ISuiteRunner For(Harness harness) =>
         _byHarness.TryGetValue(harness, out var runner)

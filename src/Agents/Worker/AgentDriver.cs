@@ -12,10 +12,21 @@ namespace PerfService.Agents.Worker;
 /// happened. No decisions here beyond turning answers into events.
 /// </summary>
 public sealed class AgentDriver(
-    AgentOptions options, AgentIdentity identity, PerfServiceClient client, RunDelivery delivery, JobSupervisor supervisor,
-    AgentConsole console, TimeProvider clock, Func<double>? random = null)
+    AgentOptions options,
+    AgentIdentity identity,
+    PerfServiceClient client,
+    RunDelivery delivery,
+    JobSupervisor supervisor,
+    AgentConsole console,
+    TimeProvider clock,
+    Func<double>? random = null
+)
 {
-    private readonly AgentStateMachine _machine = new(options.Once, Backoff.Default, random ?? Random.Shared.NextDouble);
+    private readonly AgentStateMachine _machine = new(
+        options.Once,
+        Backoff.Default,
+        random ?? Random.Shared.NextDouble
+    );
     private AgentIdentity _identity = identity;
     private JobLog? _log;
     private IReadOnlyList<string>? _completeLog;
@@ -52,21 +63,32 @@ public sealed class AgentDriver(
         }
         catch (OperationCanceledException) when (stopping.IsCancellationRequested)
         {
-            return step is Wait ? new AgentEvent.WaitOver() : new AgentEvent.CallFailed(ApiStatus.Transient, "stopping");
+            return step is Wait
+                ? new AgentEvent.WaitOver()
+                : new AgentEvent.CallFailed(ApiStatus.Transient, "stopping");
         }
     }
 
     private async Task<AgentEvent> RegisterAsync(CancellationToken ct)
     {
-        var result = await client.RegisterAsync(new RegisterAgentRequest(_identity.Name, _identity.Profile, _identity.Machine), ct);
-        if (result is not { Status: ApiStatus.Ok, Value: { } registered }) return Failed(result);
+        var result = await client.RegisterAsync(
+            new RegisterAgentRequest(_identity.Name, _identity.Profile, _identity.Machine),
+            ct
+        );
+        if (result is not { Status: ApiStatus.Ok, Value: { } registered })
+            return Failed(result);
         if (registered.ProfileMismatch && !_identity.ProfileMismatch)
         {
             // The service knows better (e.g. its own profile table differs): trust it, and flag every run.
-            _identity = _identity with { MismatchReason = registered.MismatchReason ?? "the service reports a profile mismatch" };
+            _identity = _identity with
+            {
+                MismatchReason = registered.MismatchReason ?? "the service reports a profile mismatch",
+            };
             console.Line($"warning: {_identity.MismatchReason}");
         }
-        console.Line($"registered with {options.Server} as agent {registered.AgentId} ({_identity.Name}, profile {registered.Profile})");
+        console.Line(
+            $"registered with {options.Server} as agent {registered.AgentId} ({_identity.Name}, profile {registered.Profile})"
+        );
         return new AgentEvent.Registered(registered.AgentId);
     }
 
@@ -85,16 +107,21 @@ public sealed class AgentDriver(
 
     private async Task<AgentEvent> ClaimAsync(long agentId, CancellationToken ct)
     {
-        if (!_idleShown) console.Line("waiting for a job…");
+        if (!_idleShown)
+            console.Line("waiting for a job…");
         _idleShown = true;
         var result = await client.ClaimAsync(agentId, options.WaitSeconds, ct);
-        if (result.Status == ApiStatus.NoContent) return new AgentEvent.Claimed(null);
-        if (result is not { Status: ApiStatus.Ok, Value: { } job }) return Failed(result);
+        if (result.Status == ApiStatus.NoContent)
+            return new AgentEvent.Claimed(null);
+        if (result is not { Status: ApiStatus.Ok, Value: { } job })
+            return Failed(result);
         _idleShown = false;
         var pr = job.PullRequest is { } n ? $" PR #{n}" : "";
         var vs = job.BaseCommit is { } b ? $" vs base {Core.Contracts.CommitId.Short(b)}, {job.Rounds} round(s)" : "";
-        console.Line($"job {job.JobId} (attempt {job.Attempt}): {job.Project}{pr} {Core.Contracts.CommitId.Short(job.Commit)}{vs}" +
-            $"{(job.Quick ? ", quick" : "")}; suites: {(job.Suites.Count == 0 ? "all" : string.Join(", ", job.Suites))}");
+        console.Line(
+            $"job {job.JobId} (attempt {job.Attempt}): {job.Project}{pr} {Core.Contracts.CommitId.Short(job.Commit)}{vs}"
+                + $"{(job.Quick ? ", quick" : "")}; suites: {(job.Suites.Count == 0 ? "all" : string.Join(", ", job.Suites))}"
+        );
         return new AgentEvent.Claimed(job);
     }
 
@@ -104,12 +131,15 @@ public sealed class AgentDriver(
         var started = clock.GetTimestamp();
         var outcome = await supervisor.RunAsync(run.AgentId, run.Job, _identity, _log, stopping);
         var took = clock.GetElapsedTime(started);
-        console.Line(outcome.Kind switch
-        {
-            JobOutcomeKind.Succeeded => $"job {run.Job.JobId} succeeded in {took:hh\\:mm\\:ss}",
-            JobOutcomeKind.LeaseLost => $"job {run.Job.JobId} abandoned: its lease went to another agent",
-            _ => $"job {run.Job.JobId} {outcome.Kind.ToString().ToLowerInvariant()} after {took:hh\\:mm\\:ss}: {FirstLine(outcome.Error)}",
-        });
+        console.Line(
+            outcome.Kind switch
+            {
+                JobOutcomeKind.Succeeded => $"job {run.Job.JobId} succeeded in {took:hh\\:mm\\:ss}",
+                JobOutcomeKind.LeaseLost => $"job {run.Job.JobId} abandoned: its lease went to another agent",
+                _ =>
+                    $"job {run.Job.JobId} {outcome.Kind.ToString().ToLowerInvariant()} after {took:hh\\:mm\\:ss}: {FirstLine(outcome.Error)}",
+            }
+        );
         return new AgentEvent.JobFinished(outcome);
     }
 
@@ -117,13 +147,22 @@ public sealed class AgentDriver(
     {
         // Kept across retries so that a failed complete does not lose the last log lines.
         _completeLog ??= _log?.TakeNew() ?? [];
-        var request = new CompleteJobRequest(c.AgentId, c.Outcome.Kind == JobOutcomeKind.Succeeded, c.Outcome.Error, _completeLog);
+        var request = new CompleteJobRequest(
+            c.AgentId,
+            c.Outcome.Kind == JobOutcomeKind.Succeeded,
+            c.Outcome.Error,
+            _completeLog
+        );
         // On shutdown there is still a moment to tell the service, so it can hand the job out again at once.
-        using var bounded = stopping.IsCancellationRequested ? new CancellationTokenSource(TimeSpan.FromSeconds(10)) : null;
+        using var bounded = stopping.IsCancellationRequested
+            ? new CancellationTokenSource(TimeSpan.FromSeconds(10))
+            : null;
         var result = await client.CompleteAsync(c.Job.JobId, request, bounded?.Token ?? stopping);
-        if (!result.IsSuccess && result.Status == ApiStatus.Transient) return Failed(result);
+        if (!result.IsSuccess && result.Status == ApiStatus.Transient)
+            return Failed(result);
         _completeLog = null;
-        if (!result.IsSuccess) console.Line($"warning: the service did not take the result of job {c.Job.JobId}: {result}");
+        if (!result.IsSuccess)
+            console.Line($"warning: the service did not take the result of job {c.Job.JobId}: {result}");
         return result.IsSuccess ? new AgentEvent.Completed() : Failed(result);
     }
 
@@ -134,7 +173,8 @@ public sealed class AgentDriver(
         return new AgentEvent.WaitOver();
     }
 
-    private static AgentEvent.CallFailed Failed<T>(ApiResult<T> result) => new(result.Status, result.Error ?? $"HTTP {result.HttpStatus}");
+    private static AgentEvent.CallFailed Failed<T>(ApiResult<T> result) =>
+        new(result.Status, result.Error ?? $"HTTP {result.HttpStatus}");
 
     private static string FirstLine(string? text) => text?.Split('\n')[0] ?? "";
 }

@@ -11,20 +11,42 @@ namespace PerfService.Agents.Worker;
 /// <summary>Wires the agent's parts together (the CLI and the end-to-end tests build it the same way).</summary>
 public static class AgentFactory
 {
-    public static AgentDriver Create(AgentOptions options, AgentIdentity identity, AgentConsole console, TimeProvider clock, HttpClient http)
+    public static AgentDriver Create(
+        AgentOptions options,
+        AgentIdentity identity,
+        AgentConsole console,
+        TimeProvider clock,
+        HttpClient http
+    )
     {
         var processes = new ProcessRunner();
         var client = new PerfServiceClient(http);
         var spool = new RunSpool(options.SpoolDir, clock);
         var delivery = new RunDelivery(spool, client);
-        var runner = new JobRunner(options, new GitWorkspace(processes, options.WorkDir), SuiteRunners.CreateDefault(processes), spool, delivery, clock, processes,
-            ProfileRunners.CreateDefault(processes), client);
+        var runner = new JobRunner(
+            options,
+            new GitWorkspace(processes, options.WorkDir),
+            SuiteRunners.CreateDefault(processes),
+            spool,
+            delivery,
+            clock,
+            processes,
+            ProfileRunners.CreateDefault(processes),
+            client
+        );
         var supervisor = new JobSupervisor(client, runner, options.HeartbeatInterval);
         return new AgentDriver(options, identity, client, delivery, supervisor, console, clock);
     }
 
     /// <summary>One long-lived client; connections are recycled so a moved service (DNS) is found again.</summary>
     public static HttpClient CreateHttpClient(AgentOptions options) =>
-        PerfServiceClient.CreateHttpClient(options.Server, options.Token,
-            new SocketsHttpHandler { PooledConnectionLifetime = TimeSpan.FromMinutes(5), ConnectTimeout = TimeSpan.FromSeconds(15) });
+        PerfServiceClient.CreateHttpClient(
+            options.Server,
+            options.Token,
+            new SocketsHttpHandler
+            {
+                PooledConnectionLifetime = TimeSpan.FromMinutes(5),
+                ConnectTimeout = TimeSpan.FromSeconds(15),
+            }
+        );
 }

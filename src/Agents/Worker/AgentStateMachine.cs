@@ -14,6 +14,7 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
 {
     private long? _agentId;
     private AgentStep _current = new Register();
+
     // The step to do after a drain or a wait.
     private AgentStep? _resume;
     private int _failures;
@@ -29,19 +30,20 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
 
     public AgentStep Next(AgentEvent e) => _current = Decide(e);
 
-    private AgentStep Decide(AgentEvent e) => (e, _current) switch
-    {
-        (AgentEvent.Started, _) => _stopping ? Stopped() : new Register(),
-        (AgentEvent.Registered r, _) => AfterRegistered(r.AgentId),
-        (AgentEvent.SpoolDrained d, DrainSpool) => AfterDrain(d.Blocked),
-        (AgentEvent.Claimed { Job: null }, Claim) => Ok(_stopping ? Stopped() : DrainThen(ClaimStep())),
-        (AgentEvent.Claimed { Job: { } job }, Claim c) => Ok(new RunJob(c.AgentId, job)),
-        (AgentEvent.JobFinished f, RunJob run) => AfterJob(run, f.Outcome),
-        (AgentEvent.Completed, Complete) => Ok(AfterReported()),
-        (AgentEvent.WaitOver, Wait) => _stopping ? Stopped() : ResumeAfterWait(),
-        (AgentEvent.CallFailed f, _) => AfterFailure(f),
-        _ => throw new InvalidOperationException($"event {e} does not fit step {_current}"),
-    };
+    private AgentStep Decide(AgentEvent e) =>
+        (e, _current) switch
+        {
+            (AgentEvent.Started, _) => _stopping ? Stopped() : new Register(),
+            (AgentEvent.Registered r, _) => AfterRegistered(r.AgentId),
+            (AgentEvent.SpoolDrained d, DrainSpool) => AfterDrain(d.Blocked),
+            (AgentEvent.Claimed { Job: null }, Claim) => Ok(_stopping ? Stopped() : DrainThen(ClaimStep())),
+            (AgentEvent.Claimed { Job: { } job }, Claim c) => Ok(new RunJob(c.AgentId, job)),
+            (AgentEvent.JobFinished f, RunJob run) => AfterJob(run, f.Outcome),
+            (AgentEvent.Completed, Complete) => Ok(AfterReported()),
+            (AgentEvent.WaitOver, Wait) => _stopping ? Stopped() : ResumeAfterWait(),
+            (AgentEvent.CallFailed f, _) => AfterFailure(f),
+            _ => throw new InvalidOperationException($"event {e} does not fit step {_current}"),
+        };
 
     private AgentStep AfterRegistered(long agentId)
     {
@@ -63,28 +65,38 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
     {
         _lastOutcome = outcome;
         _spoolDirty = true;
-        if (outcome.Kind == JobOutcomeKind.LeaseLost) return AfterReported();
+        if (outcome.Kind == JobOutcomeKind.LeaseLost)
+            return AfterReported();
         var complete = new Complete(run.AgentId, run.Job, outcome);
         return _stopping ? complete : DrainThen(complete);
     }
 
     private AgentStep AfterReported()
     {
-        if (_stopping) return Stopped();
+        if (_stopping)
+            return Stopped();
         if (once && _lastOutcome is { } outcome)
-            return new Stop(outcome.Kind == JobOutcomeKind.Succeeded ? 0 : 1, $"--once: job {outcome.Kind.ToString().ToLowerInvariant()}");
+            return new Stop(
+                outcome.Kind == JobOutcomeKind.Succeeded ? 0 : 1,
+                $"--once: job {outcome.Kind.ToString().ToLowerInvariant()}"
+            );
         return _spoolDirty ? DrainThen(ClaimStep()) : ClaimStep();
     }
 
     private AgentStep AfterFailure(AgentEvent.CallFailed f)
     {
-        if (f.Status == ApiStatus.Unauthorized) return new Stop(1, $"the service refused the token: {f.Error}");
-        if (_stopping) return Stopped();
+        if (f.Status == ApiStatus.Unauthorized)
+            return new Stop(1, $"the service refused the token: {f.Error}");
+        if (_stopping)
+            return Stopped();
         return (_current, f.Status) switch
         {
             // The service forgot this agent (e.g. its database was reset): introduce ourselves again.
             (Claim, ApiStatus.NotFound) => new Register(),
-            (Register, ApiStatus.Rejected or ApiStatus.NotFound or ApiStatus.Conflict) => new Stop(1, $"registration refused: {f.Error}"),
+            (Register, ApiStatus.Rejected or ApiStatus.NotFound or ApiStatus.Conflict) => new Stop(
+                1,
+                $"registration refused: {f.Error}"
+            ),
             // Only a transient failure is worth repeating a complete for; otherwise the job is gone or not ours.
             (AgentStep.Complete, not ApiStatus.Transient) => Ok(AfterReported()),
             // Draining happens between other steps; its failures are reported as SpoolDrained(Blocked).
@@ -98,7 +110,10 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
         _failures++;
         _resume = retry;
         var what = retry.GetType().Name.ToLowerInvariant();
-        return new Wait(backoff.Delay(_failures, random()), $"{what} failed ({f.Status}: {f.Error}); retry #{_failures}");
+        return new Wait(
+            backoff.Delay(_failures, random()),
+            $"{what} failed ({f.Status}: {f.Error}); retry #{_failures}"
+        );
     }
 
     private AgentStep ResumeAfterWait()
@@ -110,7 +125,8 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
 
     private AgentStep DrainThen(AgentStep next)
     {
-        if (!_spoolDirty) return next;
+        if (!_spoolDirty)
+            return next;
         _resume = next;
         return new DrainSpool();
     }

@@ -9,31 +9,47 @@ namespace PerfService.Agents.Worker;
 /// or that finds the lease gone, cancels the job's token, which kills the harness's process tree.</summary>
 public sealed class JobSupervisor(PerfServiceClient client, JobRunner runner, TimeSpan interval)
 {
-    public async Task<JobOutcome> RunAsync(long agentId, JobAssignment job, AgentIdentity identity, JobLog log, CancellationToken stopping)
+    public async Task<JobOutcome> RunAsync(
+        long agentId,
+        JobAssignment job,
+        AgentIdentity identity,
+        JobLog log,
+        CancellationToken stopping
+    )
     {
         using var jobCts = CancellationTokenSource.CreateLinkedTokenSource(stopping);
         using var beatCts = new CancellationTokenSource();
         var verdict = HeartbeatDecision.KeepRunning;
         string? reason = null;
-        var beats = Task.Run(async () =>
-        {
-            IReadOnlyList<string>? unsent = null;
-            // At least three heartbeats per lease, however short the service makes it.
-            var every = TimeSpan.FromSeconds(Math.Min(interval.TotalSeconds, Math.Max(0.5, job.LeaseSeconds / 3.0)));
-            using var timer = new PeriodicTimer(every);
-            while (await timer.WaitForNextTickAsync(beatCts.Token))
+        var beats = Task.Run(
+            async () =>
             {
-                var batch = unsent ?? log.TakeNew();
-                var result = await client.HeartbeatAsync(job.JobId, new HeartbeatRequest(agentId, log.Progress, batch), beatCts.Token);
-                // Lines of a heartbeat that did not get through go again with the next one.
-                unsent = result.IsSuccess ? null : batch;
-                var decision = HeartbeatPolicy.Decide(result);
-                if (decision == HeartbeatDecision.KeepRunning) continue;
-                (verdict, reason) = (decision, result.Value?.Reason ?? result.Error);
-                await jobCts.CancelAsync();
-                return;
-            }
-        }, CancellationToken.None);
+                IReadOnlyList<string>? unsent = null;
+                // At least three heartbeats per lease, however short the service makes it.
+                var every = TimeSpan.FromSeconds(
+                    Math.Min(interval.TotalSeconds, Math.Max(0.5, job.LeaseSeconds / 3.0))
+                );
+                using var timer = new PeriodicTimer(every);
+                while (await timer.WaitForNextTickAsync(beatCts.Token))
+                {
+                    var batch = unsent ?? log.TakeNew();
+                    var result = await client.HeartbeatAsync(
+                        job.JobId,
+                        new HeartbeatRequest(agentId, log.Progress, batch),
+                        beatCts.Token
+                    );
+                    // Lines of a heartbeat that did not get through go again with the next one.
+                    unsent = result.IsSuccess ? null : batch;
+                    var decision = HeartbeatPolicy.Decide(result);
+                    if (decision == HeartbeatDecision.KeepRunning)
+                        continue;
+                    (verdict, reason) = (decision, result.Value?.Reason ?? result.Error);
+                    await jobCts.CancelAsync();
+                    return;
+                }
+            },
+            CancellationToken.None
+        );
 
         JobOutcome? outcome = null;
         try

@@ -7,9 +7,12 @@ public enum BisectCommitState
 {
     /// <summary>No run and no job yet: a candidate.</summary>
     Untested,
+
     /// <summary>A job is queued or running: wait for it before choosing again.</summary>
     Pending,
-    /// <summary>It has a run, or a job that ended without one (failed, cancelled, or the benchmark was missing): never again.</summary>
+
+    /// <summary>It has a run, or a job that ended without one (failed, cancelled, or the benchmark was missing): never
+    /// again.</summary>
     Tried,
 }
 
@@ -33,13 +36,17 @@ public static class BisectPlan
     /// </summary>
     public static int? Next(IReadOnlyList<BisectCommitState> between, int jobsSoFar, int cap)
     {
-        if (jobsSoFar >= cap || between.Contains(BisectCommitState.Pending)) return null;
+        if (jobsSoFar >= cap || between.Contains(BisectCommitState.Pending))
+            return null;
         // Testing commit m splits the range into m + 1 and n - m commits; (n - 1) / 2 balances them, with ties going
         // to the older half so that a culprit near the start is reached as fast as one near the end.
         var middle = (between.Count - 1) / 2;
         int? best = null;
         for (var i = 0; i < between.Count; i++)
-            if (between[i] == BisectCommitState.Untested && (best is null || Math.Abs(i - middle) < Math.Abs(best.Value - middle)))
+            if (
+                between[i] == BisectCommitState.Untested
+                && (best is null || Math.Abs(i - middle) < Math.Abs(best.Value - middle))
+            )
                 best = i;
         return best;
     }

@@ -13,13 +13,18 @@ public static class ChangePointDetector
         var y = new double[values.Count];
         for (var i = 0; i < y.Length; i++)
         {
-            if (!double.IsFinite(values[i])) throw new ArgumentException($"value {i} is {values[i]}; a series holds finite values only", nameof(values));
+            if (!double.IsFinite(values[i]))
+                throw new ArgumentException(
+                    $"value {i} is {values[i]}; a series holds finite values only",
+                    nameof(values)
+                );
             y[i] = StepScanner.Log(values[i]);
         }
         var noise = SeriesNoise.Estimate(y);
         var steps = StepScanner.Scan(y, options.MinBefore, y.Length - options.MinAfter, 0, noise, options);
         var result = new List<ChangePoint>(steps.Count);
-        foreach (var s in steps) result.Add(ToChangePoint(s, 0, options));
+        foreach (var s in steps)
+            result.Add(ToChangePoint(s, 0, options));
         return result;
     }
 
@@ -27,6 +32,13 @@ public static class ChangePointDetector
     {
         var up = s.Delta > 0;
         var direction = up == options.LowerIsBetter ? ChangeDirection.Regression : ChangeDirection.Improvement;
-        return new ChangePoint(s.Index + offset, direction, Math.Exp(s.Delta) - 1, Math.Exp(s.LogBefore), Math.Exp(s.LogAfter), s.Z);
+        return new ChangePoint(
+            s.Index + offset,
+            direction,
+            Math.Exp(s.Delta) - 1,
+            Math.Exp(s.LogBefore),
+            Math.Exp(s.LogAfter),
+            s.Z
+        );
     }
 }

@@ -22,7 +22,8 @@ public static class OnlineDetector
 
     public static OnlineUpdate Add(OnlineDetectorState state, double value, ChangePointOptions? options = null)
     {
-        if (!double.IsFinite(value)) throw new ArgumentException($"value {value} is not finite; feed only successful runs", nameof(value));
+        if (!double.IsFinite(value))
+            throw new ArgumentException($"value {value} is not finite; feed only successful runs", nameof(value));
         var o = options ?? ChangePointOptions.Default;
         var n = state.Count + 1;
         var keep = Math.Min(n, Math.Max(o.History, 2 * o.Window + o.SettleMargin + o.MinBefore));
@@ -34,7 +35,8 @@ public static class OnlineDetector
         var offset = n - keep;
 
         var y = new double[keep];
-        for (var i = 0; i < keep; i++) y[i] = StepScanner.Log(recent[i]);
+        for (var i = 0; i < keep; i++)
+            y[i] = StepScanner.Log(recent[i]);
         var noise = SeriesNoise.Estimate(y);
         // Settle what can no longer change: alerted change points become final (and bound later windows),
         // unconfirmed candidates are forgotten.
@@ -43,15 +45,18 @@ public static class OnlineDetector
         var tracks = new List<OnlineTrack>(state.Tracks.Length);
         foreach (var track in state.Tracks)
         {
-            if (track.Index >= watchFrom) tracks.Add(track);
-            else if (track.Alert is not null) settled = Math.Max(settled, track.Index);
+            if (track.Index >= watchFrom)
+                tracks.Add(track);
+            else if (track.Alert is not null)
+                settled = Math.Max(settled, track.Index);
         }
         var lo = Math.Max(0, settled - offset);
         var from = Math.Max(lo + o.MinBefore, watchFrom - offset);
         // Nothing under watch and nothing near the bar: the scan would find nothing, so skip it.
-        var steps = tracks.Count == 0 && o.SkipQuietRescans && !QuietScreen.MayFind(y, from, keep - o.MinAfter, lo, noise, o)
-            ? []
-            : StepScanner.Scan(y, from, keep - o.MinAfter, lo, noise, o);
+        var steps =
+            tracks.Count == 0 && o.SkipQuietRescans && !QuietScreen.MayFind(y, from, keep - o.MinAfter, lo, noise, o)
+                ? []
+                : StepScanner.Scan(y, from, keep - o.MinAfter, lo, noise, o);
 
         // Match this re-run's change points to the tracks of previous re-runs: nearest first, same direction.
         var stepOf = new int[tracks.Count];
@@ -59,14 +64,19 @@ public static class OnlineDetector
         var taken = new bool[steps.Count];
         var pairs = new List<(int Distance, int Track, int Step)>();
         for (var t = 0; t < tracks.Count; t++)
-            for (var s = 0; s < steps.Count; s++)
-            {
-                var distance = Math.Abs(steps[s].Index + offset - tracks[t].Index);
-                if (distance <= o.Jitter && DirectionOf(steps[s], o) == tracks[t].Direction) pairs.Add((distance, t, s));
-            }
+        for (var s = 0; s < steps.Count; s++)
+        {
+            var distance = Math.Abs(steps[s].Index + offset - tracks[t].Index);
+            if (distance <= o.Jitter && DirectionOf(steps[s], o) == tracks[t].Direction)
+                pairs.Add((distance, t, s));
+        }
         pairs.Sort();
         foreach (var (_, t, s) in pairs)
-            if (stepOf[t] < 0 && !taken[s]) { stepOf[t] = s; taken[s] = true; }
+            if (stepOf[t] < 0 && !taken[s])
+            {
+                stepOf[t] = s;
+                taken[s] = true;
+            }
 
         var next = new List<OnlineTrack>(tracks.Count + steps.Count);
         var raised = new List<OnlineAlert>();
@@ -75,21 +85,53 @@ public static class OnlineDetector
         {
             var track = tracks[t];
             if (stepOf[t] >= 0)
-                next.Add(Seen(track with { Index = steps[stepOf[t]].Index + offset, Hits = track.Hits + 1, Misses = 0 }, steps[stepOf[t]], offset, n, o, raised));
+                next.Add(
+                    Seen(
+                        track with
+                        {
+                            Index = steps[stepOf[t]].Index + offset,
+                            Hits = track.Hits + 1,
+                            Misses = 0,
+                        },
+                        steps[stepOf[t]],
+                        offset,
+                        n,
+                        o,
+                        raised
+                    )
+                );
             else if (track.Alert is { } alert)
             {
-                if (StillThere(y, track, offset, lo, noise, o)) next.Add(track with { Misses = 0 });
-                else if (track.Misses + 1 >= o.WithdrawAfter) withdrawn.Add(alert with { WithdrawnAt = n - 1 });
-                else next.Add(track with { Hits = 0, Misses = track.Misses + 1 });
+                if (StillThere(y, track, offset, lo, noise, o))
+                    next.Add(track with { Misses = 0 });
+                else if (track.Misses + 1 >= o.WithdrawAfter)
+                    withdrawn.Add(alert with { WithdrawnAt = n - 1 });
+                else
+                    next.Add(track with { Hits = 0, Misses = track.Misses + 1 });
             }
             // An unconfirmed candidate that is missing once is forgotten: confirmation needs consecutive re-runs.
         }
         for (var s = 0; s < steps.Count; s++)
             if (!taken[s])
-                next.Add(Seen(new OnlineTrack(steps[s].Index + offset, DirectionOf(steps[s], o), 1, 0, null), steps[s], offset, n, o, raised));
+                next.Add(
+                    Seen(
+                        new OnlineTrack(steps[s].Index + offset, DirectionOf(steps[s], o), 1, 0, null),
+                        steps[s],
+                        offset,
+                        n,
+                        o,
+                        raised
+                    )
+                );
 
         next.Sort((a, b) => a.Index.CompareTo(b.Index));
-        var newState = new OnlineDetectorState { Count = n, Recent = recent, SettledBefore = settled, Tracks = next.ToArray() };
+        var newState = new OnlineDetectorState
+        {
+            Count = n,
+            Recent = recent,
+            SettledBefore = settled,
+            Tracks = next.ToArray(),
+        };
         return new OnlineUpdate(newState, raised, withdrawn);
     }
 
@@ -106,8 +148,13 @@ public static class OnlineDetector
         {
             var update = Add(state, values[i], options);
             state = update.State;
-            foreach (var a in update.Raised) { position[(a.Index, a.DetectedAt)] = alerts.Count; alerts.Add(a); }
-            foreach (var w in update.Withdrawn) alerts[position[(w.Index, w.DetectedAt)]] = w;
+            foreach (var a in update.Raised)
+            {
+                position[(a.Index, a.DetectedAt)] = alerts.Count;
+                alerts.Add(a);
+            }
+            foreach (var w in update.Withdrawn)
+                alerts[position[(w.Index, w.DetectedAt)]] = w;
         }
         return alerts;
     }
@@ -118,18 +165,35 @@ public static class OnlineDetector
     // withdrawn and raised again, which users experience as noise.
     private const double HoldFraction = 0.6;
 
-    private static bool StillThere(double[] y, OnlineTrack track, int offset, int lo, SeriesNoise noise, ChangePointOptions o)
+    private static bool StillThere(
+        double[] y,
+        OnlineTrack track,
+        int offset,
+        int lo,
+        SeriesNoise noise,
+        ChangePointOptions o
+    )
     {
         var tau = track.Index - offset;
-        if (tau - lo < o.MinBefore || tau >= y.Length) return false;
+        if (tau - lo < o.MinBefore || tau >= y.Length)
+            return false;
         var s = StepScanner.Evaluate(y, tau, lo, y.Length, noise, o, new double[o.Window]);
-        return DirectionOf(s, o) == track.Direction && Math.Abs(s.Z) >= HoldFraction * o.ZThreshold
+        return DirectionOf(s, o) == track.Direction
+            && Math.Abs(s.Z) >= HoldFraction * o.ZThreshold
             && Math.Abs(s.Delta) >= HoldFraction * Math.Log(1 + o.MinEffect);
     }
 
-    private static OnlineTrack Seen(OnlineTrack track, in Step step, int offset, int n, ChangePointOptions o, List<OnlineAlert> raised)
+    private static OnlineTrack Seen(
+        OnlineTrack track,
+        in Step step,
+        int offset,
+        int n,
+        ChangePointOptions o,
+        List<OnlineAlert> raised
+    )
     {
-        if (track.Alert is not null || track.Hits < RunsToConfirm(step, o)) return track;
+        if (track.Alert is not null || track.Hits < RunsToConfirm(step, o))
+            return track;
         var cp = ChangePointDetector.ToChangePoint(step, offset, o);
         var alert = new OnlineAlert(cp.Index, cp.Direction, cp.Magnitude, cp.LevelBefore, cp.LevelAfter, n - 1);
         raised.Add(alert);
@@ -141,7 +205,8 @@ public static class OnlineDetector
     private static int RunsToConfirm(in Step step, ChangePointOptions o)
     {
         var a = Math.Abs(step.Z);
-        if (a >= o.FastZThreshold && StepScanner.IsYoung(step)) return 1;
+        if (a >= o.FastZThreshold && StepScanner.IsYoung(step))
+            return 1;
         return a >= o.TwoRunsZThreshold ? Math.Min(2, o.Persist) : o.Persist;
     }
 

@@ -14,18 +14,28 @@ internal static class QuietScreen
     private const int LevelSpan = 31;
     private const double Fraction = 0.75;
 
-    /// <summary>True when the step scan over [from, to] with windows bounded on the left by lo may find a candidate.</summary>
-    public static bool MayFind(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
+    /// <summary>True when the step scan over [from, to] with windows bounded on the left by lo may find a
+    /// candidate.</summary>
+    public static bool MayFind(
+        ReadOnlySpan<double> y,
+        int from,
+        int to,
+        int lo,
+        SeriesNoise noise,
+        ChangePointOptions o
+    )
     {
         var n = y.Length;
-        if (!noise.IsKnown || n - lo < o.MinBefore + 2) return false;
+        if (!noise.IsKnown || n - lo < o.MinBefore + 2)
+            return false;
         Span<double> recent = stackalloc double[Math.Min(LevelSpan, n - lo)];
         y[(n - recent.Length)..].CopyTo(recent);
         recent.Sort();
         var level = recent[recent.Length / 2];
         var clip = Clip * noise.Sigma;
         var sums = n - lo + 1 <= 512 ? stackalloc double[n - lo + 1] : new double[n - lo + 1];
-        for (var t = lo; t < n; t++) sums[t - lo + 1] = sums[t - lo] + Math.Clamp(y[t] - level, -clip, clip);
+        for (var t = lo; t < n; t++)
+            sums[t - lo + 1] = sums[t - lo] + Math.Clamp(y[t] - level, -clip, clip);
         var bar = Fraction * o.CandidateZThreshold * noise.Sigma;
         foreach (var scale in o.Scales)
         {
@@ -34,10 +44,13 @@ internal static class QuietScreen
             var last = Math.Min(n - 2, to + Math.Max(1, window / 2));
             for (var t = first; t <= last; t++)
             {
-                int start = Math.Max(lo, t - window), end = Math.Min(n, t + window);
-                int nL = t - start, nR = end - t;
+                int start = Math.Max(lo, t - window),
+                    end = Math.Min(n, t + window);
+                int nL = t - start,
+                    nR = end - t;
                 var delta = (sums[end - lo] - sums[t - lo]) / nR - (sums[t - lo] - sums[start - lo]) / nL;
-                if (delta * delta >= bar * bar * StepScanner.TrimmedVarianceFactor * noise.StepVariance(nL, nR)) return true;
+                if (delta * delta >= bar * bar * StepScanner.TrimmedVarianceFactor * noise.StepVariance(nL, nR))
+                    return true;
             }
         }
         return false;

@@ -29,11 +29,13 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
     public static SeriesNoise Estimate(ReadOnlySpan<double> y, ReadOnlySpan<int> cuts = default)
     {
         var n = y.Length;
-        if (n < 8) return new SeriesNoise(0, 0);
+        if (n < 8)
+            return new SeriesNoise(0, 0);
         var scratch = n <= 1024 ? stackalloc double[n] : new double[n];
         Span<double> ratio = stackalloc double[MaxLag + 1];
         var s1 = DiffScale(y, 1, scratch, cuts);
-        if (s1 <= 0) return new SeriesNoise(SigmaFloor, 0);
+        if (s1 <= 0)
+            return new SeriesNoise(SigmaFloor, 0);
         var lags = Math.Min(MaxLag, n / 4);
         for (var k = 2; k <= lags; k++)
         {
@@ -44,7 +46,9 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         var bestError = double.PositiveInfinity;
         for (var candidate = 0.0; candidate <= MaxPhi + 1e-9; candidate += 0.01)
         {
-            double error = 0, power = candidate, sum = 1; // sum = (1 − φᵏ)/(1 − φ) = 1 + φ + … + φᵏ⁻¹
+            double error = 0,
+                power = candidate,
+                sum = 1; // sum = (1 − φᵏ)/(1 − φ) = 1 + φ + … + φᵏ⁻¹
             for (var k = 2; k <= lags; k++)
             {
                 sum += power;
@@ -52,7 +56,11 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
                 var e = ratio[k] - sum;
                 error += e * e;
             }
-            if (error < bestError) { bestError = error; phi = candidate; }
+            if (error < bestError)
+            {
+                bestError = error;
+                phi = candidate;
+            }
         }
         var sigma = Math.Max(SigmaFloor, s1 / Math.Sqrt(2 * (1 - phi)));
         return new SeriesNoise(sigma, phi);
@@ -65,11 +73,14 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         var next = 0; // the first cut after i
         for (var i = 0; i + lag < y.Length; i++)
         {
-            while (next < cuts.Length && cuts[next] <= i) next++;
-            if (next < cuts.Length && cuts[next] <= i + lag) continue;
+            while (next < cuts.Length && cuts[next] <= i)
+                next++;
+            if (next < cuts.Length && cuts[next] <= i + lag)
+                continue;
             scratch[m++] = Math.Abs(y[i + lag] - y[i]);
         }
-        if (m < 2) return 0;
+        if (m < 2)
+            return 0;
         var d = scratch[..m];
         var keep = Math.Max(2, m - Math.Max(m / 10, lag + 1));
         return StatMath.SumSmallest(d, keep) / keep / TrimmedHalfNormalMean((double)keep / m);
@@ -81,7 +92,8 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
     /// </summary>
     internal static double TrimmedHalfNormalMean(double kept)
     {
-        if (kept >= 1) return Math.Sqrt(2 / Math.PI);
+        if (kept >= 1)
+            return Math.Sqrt(2 / Math.PI);
         var q = StatMath.NormalQuantile((1 + kept) / 2);
         return 2 * (1 - Math.Exp(-q * q / 2)) / Math.Sqrt(2 * Math.PI) / kept;
     }
@@ -94,7 +106,8 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
     public double StepVariance(int nL, int nR)
     {
         var phi = Phi;
-        if (phi <= 0) return 1.0 / nL + 1.0 / nR;
+        if (phi <= 0)
+            return 1.0 / nL + 1.0 / nR;
         var q = 1 - phi;
         double F(int n) => 1 + 2 * (phi / q - phi * (1 - Math.Pow(phi, n)) / (n * q * q));
         var cross = phi * (1 - Math.Pow(phi, nL)) * (1 - Math.Pow(phi, nR)) / (q * q) / (nL * (double)nR);

@@ -15,7 +15,8 @@ internal sealed class SortedWindow(int capacity)
     public void Add(double v)
     {
         var i = Array.BinarySearch(_items, 0, Count, v);
-        if (i < 0) i = ~i;
+        if (i < 0)
+            i = ~i;
         Array.Copy(_items, i, _items, i + 1, Count - i);
         _items[i] = v;
         Count++;
@@ -24,7 +25,8 @@ internal sealed class SortedWindow(int capacity)
     public void Remove(double v)
     {
         var i = Array.BinarySearch(_items, 0, Count, v);
-        if (i < 0) throw new InvalidOperationException("value not in window");
+        if (i < 0)
+            throw new InvalidOperationException("value not in window");
         Array.Copy(_items, i + 1, _items, i, Count - i - 1);
         Count--;
     }
@@ -34,7 +36,8 @@ internal sealed class SortedWindow(int capacity)
     {
         var g = (int)(trim * Count);
         double sum = 0;
-        for (var i = g; i < Count - g; i++) sum += _items[i];
+        for (var i = g; i < Count - g; i++)
+            sum += _items[i];
         return sum / (Count - 2 * g);
     }
 }

@@ -1,7 +1,16 @@
 namespace PerfService.Core.ChangePoints;
 
-/// <summary>A tested step at <see cref="Index"/> (local to the scanned span): log-level before and after, z-score.</summary>
-internal readonly record struct Step(int Index, double Z, double Delta, double LogBefore, double LogAfter, int NBefore, int NAfter)
+/// <summary>A tested step at <see cref="Index"/> (local to the scanned span): log-level before and after,
+/// z-score.</summary>
+internal readonly record struct Step(
+    int Index,
+    double Z,
+    double Delta,
+    double LogBefore,
+    double LogAfter,
+    int NBefore,
+    int NAfter
+)
 {
     public int Start => Index - NBefore;
     public int End => Index + NAfter;
@@ -28,20 +37,49 @@ internal static class StepScanner
     // near the end of the series is localised at its true index rather than at the last fully testable one.
     private const int MinAfterForShape = 2;
 
-    public static Step Evaluate(ReadOnlySpan<double> y, int tau, int lo, int hi, SeriesNoise noise, ChangePointOptions o, Span<double> scratch, int minAfter = -1, int window = -1)
+    public static Step Evaluate(
+        ReadOnlySpan<double> y,
+        int tau,
+        int lo,
+        int hi,
+        SeriesNoise noise,
+        ChangePointOptions o,
+        Span<double> scratch,
+        int minAfter = -1,
+        int window = -1
+    )
     {
-        if (window < 0) window = o.Window;
+        if (window < 0)
+            window = o.Window;
         var start = Math.Max(lo, tau - window);
         var end = Math.Min(hi, tau + window);
-        int nL = tau - start, nR = end - tau;
-        if (nL < o.MinBefore || nR < (minAfter < 0 ? o.MinAfter : minAfter) || !noise.IsKnown) return new Step(tau, 0, 0, 0, 0, nL, nR);
-        return Make(tau, nL, nR, TrimmedMean(y.Slice(start, nL), scratch), TrimmedMean(y.Slice(tau, nR), scratch), noise);
+        int nL = tau - start,
+            nR = end - tau;
+        if (nL < o.MinBefore || nR < (minAfter < 0 ? o.MinAfter : minAfter) || !noise.IsKnown)
+            return new Step(tau, 0, 0, 0, 0, nL, nR);
+        return Make(
+            tau,
+            nL,
+            nR,
+            TrimmedMean(y.Slice(start, nL), scratch),
+            TrimmedMean(y.Slice(tau, nR), scratch),
+            noise
+        );
     }
 
-    private static Step Make(int tau, int nL, int nR, double before, double after, SeriesNoise noise, double variance = -1)
+    private static Step Make(
+        int tau,
+        int nL,
+        int nR,
+        double before,
+        double after,
+        SeriesNoise noise,
+        double variance = -1
+    )
     {
         var delta = after - before;
-        if (variance < 0) variance = noise.StepVariance(nL, nR);
+        if (variance < 0)
+            variance = noise.StepVariance(nL, nR);
         var z = delta / (noise.Sigma * Math.Sqrt(TrimmedVarianceFactor * variance));
         return new Step(tau, z, delta, before, after, nL, nR);
     }
@@ -49,9 +87,12 @@ internal static class StepScanner
     public static bool Passes(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o, double bar)
     {
         var minEffect = Math.Max(Math.Log(1 + o.MinEffect), o.NoiseMultiplier * noise.Sigma);
-        if (Math.Abs(s.Z) < bar || Math.Abs(s.Delta) < minEffect || !YoungPointsBeyond(y, s, noise, o)) return false;
+        if (Math.Abs(s.Z) < bar || Math.Abs(s.Delta) < minEffect || !YoungPointsBeyond(y, s, noise, o))
+            return false;
         var (trendDelta, trendZ) = DriftAdjusted(y, s, noise);
-        return Math.Sign(trendDelta) == Math.Sign(s.Delta) && Math.Abs(trendDelta) >= minEffect && Math.Abs(trendZ) >= o.DriftZThreshold;
+        return Math.Sign(trendDelta) == Math.Sign(s.Delta)
+            && Math.Abs(trendDelta) >= minEffect
+            && Math.Abs(trendZ) >= o.DriftZThreshold;
     }
 
     // Fewer points after a change than this and one outlier among them could carry the mean: each must then lie
@@ -67,15 +108,20 @@ internal static class StepScanner
 
     private static bool YoungPointsBeyond(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o)
     {
-        if (!IsYoung(s)) return true;
-        if (s.NBefore < YoungMinBefore) return false;
+        if (!IsYoung(s))
+            return true;
+        if (s.NBefore < YoungMinBefore)
+            return false;
         var sign = Math.Sign(s.Delta);
         var weakest = double.PositiveInfinity;
-        for (var t = s.Index; t < s.End; t++) weakest = Math.Min(weakest, sign * (y[t] - s.LogBefore));
-        if (weakest < o.FastBeyond * noise.Sigma) return false;
+        for (var t = s.Index; t < s.End; t++)
+            weakest = Math.Min(weakest, sign * (y[t] - s.LogBefore));
+        if (weakest < o.FastBeyond * noise.Sigma)
+            return false;
         var beyond = 0;
         for (var t = s.Start; t < s.Index; t++)
-            if (sign * (y[t] - s.LogBefore) >= weakest) beyond++;
+            if (sign * (y[t] - s.LogBefore) >= weakest)
+                beyond++;
         return beyond <= 1 + YoungOverlap * s.NBefore;
     }
 
@@ -88,19 +134,36 @@ internal static class StepScanner
     internal static (double Delta, double Z) DriftAdjusted(ReadOnlySpan<double> y, in Step s, SeriesNoise noise)
     {
         var clip = 2.5 * noise.Sigma;
-        double n = 0, su = 0, suu = 0, nr = 0, sur = 0, sy = 0, suy = 0, sry = 0;
+        double n = 0,
+            su = 0,
+            suu = 0,
+            nr = 0,
+            sur = 0,
+            sy = 0,
+            suy = 0,
+            sry = 0;
         for (var t = s.Start; t < s.End; t++)
         {
             var u = (double)(t - s.Index);
             var after = t >= s.Index;
             var level = after ? s.LogAfter : s.LogBefore;
             var v = level - s.LogBefore + Math.Clamp(y[t] - level, -clip, clip);
-            n++; su += u; suu += u * u; sy += v; suy += u * v;
-            if (after) { nr++; sur += u; sry += v; }
+            n++;
+            su += u;
+            suu += u * u;
+            sy += v;
+            suy += u * v;
+            if (after)
+            {
+                nr++;
+                sur += u;
+                sry += v;
+            }
         }
         // Solve the 3×3 normal equations [n su nr; su suu sur; nr sur nr]·β = [sy suy sry] for β₃ (Cramer's rule).
         var det = n * (suu * nr - sur * sur) - su * (su * nr - sur * nr) + nr * (su * sur - suu * nr);
-        if (Math.Abs(det) < 1e-12) return (s.Delta, s.Z);
+        if (Math.Abs(det) < 1e-12)
+            return (s.Delta, s.Z);
         var num = n * (suu * sry - suy * sur) - su * (su * sry - suy * nr) + sy * (su * sur - suu * nr);
         var delta = num / det;
         var cofactor = (n * suu - su * su) / det; // [(XᵀX)⁻¹]₃₃
@@ -114,21 +177,33 @@ internal static class StepScanner
     /// Change points with index in [from, to] (local indices). Windows never reach left of <paramref name="lo"/>
     /// (a settled change point, or 0). Positions down to from − W/2 are scored so that a peak at the edge of the
     /// range is judged against its neighbours.
-    /// Two stages. Candidates: peaks at each of <see cref="ChangePointOptions.Scales"/> (short windows for changes close
+    /// Two stages. Candidates: peaks at each of <see cref="ChangePointOptions.Scales"/> (short windows for changes
+    /// close
     /// together — a regression fixed ten commits later hides from a 30-point window whose far side mixes both levels —
-    /// long ones for small changes), passing the lower <see cref="ChangePointOptions.CandidateZThreshold"/> at their own
-    /// scale. Confirmation: the pruning judges every survivor against <see cref="ChangePointOptions.ZThreshold"/> on the
+    /// long ones for small changes), passing the lower <see cref="ChangePointOptions.CandidateZThreshold"/> at their
+    /// own
+    /// scale. Confirmation: the pruning judges every survivor against <see cref="ChangePointOptions.ZThreshold"/> on
+    /// the
     /// segment between its neighbouring candidates, up to <see cref="ChangePointOptions.ConfirmWindow"/> points a side.
     /// </summary>
-    public static List<Step> Scan(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
+    public static List<Step> Scan(
+        ReadOnlySpan<double> y,
+        int from,
+        int to,
+        int lo,
+        SeriesNoise noise,
+        ChangePointOptions o
+    )
     {
         var result = new List<Step>();
         var n = y.Length;
         to = Math.Min(to, n - o.MinAfter);
-        if (!noise.IsKnown) return result;
+        if (!noise.IsKnown)
+            return result;
         var scratch = new double[Math.Max(o.ConfirmWindow, o.Scales.Max())];
         var candidates = Candidates(y, from, to, lo, noise, o, scratch);
-        if (candidates.Count == 0) return result;
+        if (candidates.Count == 0)
+            return result;
         if (o.NoiseBetweenCandidates)
         {
             // Large steps on a short history read as strong autocorrelation (their lag-3 and lag-4 differences survive
@@ -136,13 +211,15 @@ internal static class StepScanner
             // candidates under it. Only φ: mode switches of a bimodal series are candidates too, and leaving out their
             // differences would understate σ.
             var cuts = new int[candidates.Count];
-            for (var i = 0; i < cuts.Length; i++) cuts[i] = candidates[i].Index;
+            for (var i = 0; i < cuts.Length; i++)
+                cuts[i] = candidates[i].Index;
             var within = SeriesNoise.Estimate(y, cuts);
             if (within.IsKnown && noise.Phi >= StrongPhi && within.Phi < noise.Phi)
             {
                 noise = new SeriesNoise(noise.Sigma * Math.Sqrt((1 - noise.Phi) / (1 - within.Phi)), within.Phi);
                 candidates = Candidates(y, from, to, lo, noise, o, scratch);
-                if (candidates.Count == 0) return result;
+                if (candidates.Count == 0)
+                    return result;
             }
         }
 
@@ -155,28 +232,46 @@ internal static class StepScanner
             {
                 var left = i > 0 ? candidates[i - 1].Index : lo;
                 var right = i < candidates.Count - 1 ? candidates[i + 1].Index : n;
-                // Re-localise between the neighbours: a position found with windows that mixed in another level is biased.
+                // Re-localise between the neighbours: a position found with windows that mixed in another level is
+                // biased.
                 var at = Localise(y, candidates[i].Index, left, right, o.Window);
-                if (at != candidates[i].Index && at >= from && at <= to) candidates[i] = candidates[i] with { Index = at };
+                if (at != candidates[i].Index && at >= from && at <= to)
+                    candidates[i] = candidates[i] with { Index = at };
                 var s = Evaluate(y, candidates[i].Index, left, right, noise, o, scratch, -1, o.ConfirmWindow);
                 result.Add(s);
-                if (!Passes(y, s, noise, o, o.ZThreshold) && (weakest < 0 || Math.Abs(s.Z) < Math.Abs(result[weakest].Z))) weakest = i;
+                if (
+                    !Passes(y, s, noise, o, o.ZThreshold)
+                    && (weakest < 0 || Math.Abs(s.Z) < Math.Abs(result[weakest].Z))
+                )
+                    weakest = i;
             }
-            if (weakest < 0) break;
+            if (weakest < 0)
+                break;
             candidates.RemoveAt(weakest);
-            if (candidates.Count == 0) result.Clear();
+            if (candidates.Count == 0)
+                result.Clear();
         }
         return result;
     }
 
-    // Below this φ the steps' lag differences were trimmed away; re-estimating would only drop a bimodal series' switches.
+    // Below this φ the steps' lag differences were trimmed away; re-estimating would only drop a bimodal series'
+    // switches.
     private const double StrongPhi = 0.5;
 
     // Peaks at every scale, in order; the same change found at several scales keeps the stronger.
-    private static List<Step> Candidates(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o, Span<double> scratch)
+    private static List<Step> Candidates(
+        ReadOnlySpan<double> y,
+        int from,
+        int to,
+        int lo,
+        SeriesNoise noise,
+        ChangePointOptions o,
+        Span<double> scratch
+    )
     {
         var candidates = new List<Step>();
-        foreach (var scale in o.Scales) AddPeaks(y, from, to, lo, noise, o, Math.Max(o.MinBefore, scale), scratch, candidates);
+        foreach (var scale in o.Scales)
+            AddPeaks(y, from, to, lo, noise, o, Math.Max(o.MinBefore, scale), scratch, candidates);
         candidates.Sort((a, b) => a.Index.CompareTo(b.Index));
         for (var i = candidates.Count - 1; i > 0; i--)
             if (candidates[i].Index - candidates[i - 1].Index <= o.Jitter)
@@ -185,45 +280,72 @@ internal static class StepScanner
     }
 
     // Local maxima of |z| at one window size (within half a window), localised, and passing at that size.
-    private static void AddPeaks(ReadOnlySpan<double> y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o,
-        int window, Span<double> scratch, List<Step> candidates)
+    private static void AddPeaks(
+        ReadOnlySpan<double> y,
+        int from,
+        int to,
+        int lo,
+        SeriesNoise noise,
+        ChangePointOptions o,
+        int window,
+        Span<double> scratch,
+        List<Step> candidates
+    )
     {
         var n = y.Length;
         var half = Math.Max(1, window / 2);
         var first = Math.Max(lo + o.MinBefore, from - half);
         var last = Math.Min(n - Math.Min(MinAfterForShape, o.MinAfter), to + half);
-        if (last < first || to < from) return;
+        if (last < first || to < from)
+            return;
         var z = new double[last - first + 1];
         // Slide both windows along instead of sorting them afresh at every position.
         var left = new SortedWindow(window);
         var right = new SortedWindow(window);
-        int ls = Math.Max(lo, first - window), le = ls, rs = first, re = first;
-        int cachedL = -1, cachedR = -1;
+        int ls = Math.Max(lo, first - window),
+            le = ls,
+            rs = first,
+            re = first;
+        int cachedL = -1,
+            cachedR = -1;
         var variance = 0.0; // most positions have full windows on both sides: one variance serves them all
         for (var t = first; t <= last; t++)
         {
-            int newLs = Math.Max(lo, t - window), newRe = Math.Min(n, t + window);
-            while (ls < newLs) left.Remove(y[ls++]);
-            while (le < t) left.Add(y[le++]);
-            while (rs < t) right.Remove(y[rs++]);
-            while (re < newRe) right.Add(y[re++]);
-            if (left.Count < o.MinBefore || right.Count < MinAfterForShape) continue;
+            int newLs = Math.Max(lo, t - window),
+                newRe = Math.Min(n, t + window);
+            while (ls < newLs)
+                left.Remove(y[ls++]);
+            while (le < t)
+                left.Add(y[le++]);
+            while (rs < t)
+                right.Remove(y[rs++]);
+            while (re < newRe)
+                right.Add(y[re++]);
+            if (left.Count < o.MinBefore || right.Count < MinAfterForShape)
+                continue;
             if (left.Count != cachedL || right.Count != cachedR)
                 (cachedL, cachedR, variance) = (left.Count, right.Count, noise.StepVariance(left.Count, right.Count));
-            z[t - first] = Math.Abs(Make(t, left.Count, right.Count, left.TrimmedMean(Trim), right.TrimmedMean(Trim), noise, variance).Z);
+            z[t - first] = Math.Abs(
+                Make(t, left.Count, right.Count, left.TrimmedMean(Trim), right.TrimmedMean(Trim), noise, variance).Z
+            );
         }
         for (var t = first; t <= last; t++)
         {
             var zt = z[t - first];
-            if (zt < o.CandidateZThreshold) continue;
+            if (zt < o.CandidateZThreshold)
+                continue;
             var peak = true;
             for (var u = Math.Max(first, t - half); u <= Math.Min(last, t + half) && peak; u++)
-                if (u < t ? z[u - first] >= zt : u > t && z[u - first] > zt) peak = false;
-            if (!peak) continue;
+                if (u < t ? z[u - first] >= zt : u > t && z[u - first] > zt)
+                    peak = false;
+            if (!peak)
+                continue;
             var at = Localise(y, t, lo, n, window);
-            if (at < from || at > to) continue;
+            if (at < from || at > to)
+                continue;
             var s = Evaluate(y, at, lo, n, noise, o, scratch, -1, window);
-            if (Passes(y, s, noise, o, o.CandidateZThreshold)) candidates.Add(s);
+            if (Passes(y, s, noise, o, o.CandidateZThreshold))
+                candidates.Add(s);
         }
     }
 
@@ -241,14 +363,20 @@ internal static class StepScanner
         var best = peak;
         var bestCost = double.PositiveInfinity;
         for (var d = 0; d <= Math.Max(1, window / 4); d++)
-            for (var sign = -1; sign <= 1; sign += 2)
+        for (var sign = -1; sign <= 1; sign += 2)
+        {
+            if (d == 0 && sign > 0)
+                continue;
+            var t = peak + sign * d;
+            if (t - start < MinAfterForShape || end - t < MinAfterForShape)
+                continue;
+            var cost = L1(y.Slice(start, t - start), buffer) + L1(y.Slice(t, end - t), buffer);
+            if (cost < bestCost - 1e-12)
             {
-                if (d == 0 && sign > 0) continue;
-                var t = peak + sign * d;
-                if (t - start < MinAfterForShape || end - t < MinAfterForShape) continue;
-                var cost = L1(y.Slice(start, t - start), buffer) + L1(y.Slice(t, end - t), buffer);
-                if (cost < bestCost - 1e-12) { bestCost = cost; best = t; }
+                bestCost = cost;
+                best = t;
             }
+        }
         return best;
     }
 
@@ -259,7 +387,8 @@ internal static class StepScanner
         s.Sort();
         var median = s[s.Length / 2];
         double sum = 0;
-        foreach (var v in values) sum += Math.Abs(v - median);
+        foreach (var v in values)
+            sum += Math.Abs(v - median);
         return sum;
     }
 
@@ -270,10 +399,12 @@ internal static class StepScanner
         s.Sort();
         var g = (int)(Trim * s.Length);
         double sum = 0;
-        for (var i = g; i < s.Length - g; i++) sum += s[i];
+        for (var i = g; i < s.Length - g; i++)
+            sum += s[i];
         return sum / (s.Length - 2 * g);
     }
 
-    /// <summary>Log transform; performance series are positive, non-positive values are clamped to a tiny level.</summary>
+    /// <summary>Log transform; performance series are positive, non-positive values are clamped to a tiny
+    /// level.</summary>
     public static double Log(double v) => Math.Log(v > 1e-12 ? v : 1e-12);
 }

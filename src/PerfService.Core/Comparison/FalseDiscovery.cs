@@ -19,26 +19,31 @@ public static class FalseDiscovery
         for (var i = 0; i < pValues.Length; i++)
         {
             adjusted[i] = pValues[i];
-            if (!double.IsNaN(pValues[i])) order[m++] = i;
+            if (!double.IsNaN(pValues[i]))
+                order[m++] = i;
         }
-        if (method == FdrMethod.None || m == 0) return adjusted;
+        if (method == FdrMethod.None || m == 0)
+            return adjusted;
         var idx = order.AsSpan(0, m);
         var keys = new double[m];
-        for (var i = 0; i < m; i++) keys[i] = pValues[idx[i]];
+        for (var i = 0; i < m; i++)
+            keys[i] = pValues[idx[i]];
         keys.AsSpan().Sort(idx);
 
         double c = 1;
         if (method == FdrMethod.BenjaminiYekutieli)
         {
             c = 0;
-            for (var i = 1; i <= m; i++) c += 1.0 / i;
+            for (var i = 1; i <= m; i++)
+                c += 1.0 / i;
         }
         // q(i) = min over j ≥ i of (m·c/j)·p(j), capped at 1: walking down from the largest keeps it monotone.
         var running = 1.0;
         for (var rank = m; rank >= 1; rank--)
         {
             var q = Math.Min(1.0, keys[rank - 1] * m * c / rank);
-            if (q < running) running = q;
+            if (q < running)
+                running = q;
             adjusted[idx[rank - 1]] = running;
         }
         return adjusted;

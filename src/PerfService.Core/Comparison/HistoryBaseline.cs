@@ -15,7 +15,9 @@ public static class HistoryBaseline
     public static string Annotate(string reason, string branch, int runs, string? atOrBefore)
     {
         var which = runs == 1 ? "1 run" : $"{runs} runs";
-        var where = atOrBefore is null ? $"the latest {which} (base commit not known)" : $"{which} at or before {Short(atOrBefore)}";
+        var where = atOrBefore is null
+            ? $"the latest {which} (base commit not known)"
+            : $"{which} at or before {Short(atOrBefore)}";
         return $"{reason}{Tag}{branch} history: {where}";
     }
 

@@ -21,21 +21,33 @@ internal static class Modality
     public static double SeparationScore(ReadOnlySpan<double> sorted)
     {
         var n = sorted.Length;
-        if (n < MinSample) return 0;
+        if (n < MinSample)
+            return 0;
         var minSide = Math.Max(3, (int)Math.Ceiling(0.15 * n));
         // Centre values to keep the sums of squares numerically sane.
         var c = sorted[n / 2];
-        double totalSum = 0, totalSq = 0;
-        for (var i = 0; i < n; i++) { var v = sorted[i] - c; totalSum += v; totalSq += v * v; }
-        double leftSum = 0, leftSq = 0, best = 0;
+        double totalSum = 0,
+            totalSq = 0;
+        for (var i = 0; i < n; i++)
+        {
+            var v = sorted[i] - c;
+            totalSum += v;
+            totalSq += v * v;
+        }
+        double leftSum = 0,
+            leftSq = 0,
+            best = 0;
         for (var s = 1; s < n; s++)
         {
             var v = sorted[s - 1] - c;
             leftSum += v;
             leftSq += v * v;
-            if (s < minSide || n - s < minSide) continue;
-            if (sorted[s] == sorted[s - 1]) continue; // not a boundary between groups
-            int nl = s, nr = n - s;
+            if (s < minSide || n - s < minSide)
+                continue;
+            if (sorted[s] == sorted[s - 1])
+                continue; // not a boundary between groups
+            int nl = s,
+                nr = n - s;
             var ml = leftSum / nl;
             var mr = (totalSum - leftSum) / nr;
             // Unbiased variances: a small group's plug-in variance is too small and would inflate D.
@@ -45,7 +57,8 @@ internal static class Modality
             var gap = mr - ml;
             // Two point masses have zero spread: that is quantisation (integer ns, timer ticks), not two modes.
             var d = spread > 0 ? Math.Sqrt(2) * gap / spread : 0;
-            if (d > best) best = d;
+            if (d > best)
+                best = d;
         }
         return best;
     }

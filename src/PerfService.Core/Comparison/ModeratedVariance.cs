@@ -21,16 +21,19 @@ public readonly record struct VariancePrior(double Variance, double Df)
     /// </summary>
     public const double MaxDf = 20;
 
-    /// <summary>The prior from (variance, df) pairs; null when there are too few or they carry no information.</summary>
+    /// <summary>The prior from (variance, df) pairs; null when there are too few or they carry no
+    /// information.</summary>
     public static VariancePrior? Estimate(IReadOnlyList<(double Variance, double Df)> estimates)
     {
         var usable = estimates.Where(e => e.Df > 0 && e.Variance > 0 && double.IsFinite(e.Variance)).ToList();
         var g = usable.Count;
-        if (g < MinBenchmarks) return null;
+        if (g < MinBenchmarks)
+            return null;
         var e = usable.Select(x => Math.Log(x.Variance) - Digamma(x.Df / 2) + Math.Log(x.Df / 2)).ToArray();
         var mean = e.Average();
         var spread = 0.0;
-        for (var i = 0; i < g; i++) spread += (e[i] - mean) * (e[i] - mean) * g / (g - 1) - Trigamma(usable[i].Df / 2);
+        for (var i = 0; i < g; i++)
+            spread += (e[i] - mean) * (e[i] - mean) * g / (g - 1) - Trigamma(usable[i].Df / 2);
         spread /= g;
         var df = spread > 0 ? Math.Min(MaxDf, 2 * TrigammaInverse(spread)) : MaxDf;
         var variance = Math.Exp(mean + Digamma(df / 2) - Math.Log(df / 2));
@@ -41,16 +44,27 @@ public readonly record struct VariancePrior(double Variance, double Df)
     public static double Digamma(double x)
     {
         var result = 0.0;
-        while (x < 6) { result -= 1 / x; x++; }
+        while (x < 6)
+        {
+            result -= 1 / x;
+            x++;
+        }
         var f = 1 / (x * x);
-        return result + Math.Log(x) - 0.5 / x - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+        return result
+            + Math.Log(x)
+            - 0.5 / x
+            - f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
     }
 
     /// <summary>ψ′(x) for x &gt; 0: recurrence up to x ≥ 6, then the asymptotic series.</summary>
     public static double Trigamma(double x)
     {
         var result = 0.0;
-        while (x < 6) { result += 1 / (x * x); x++; }
+        while (x < 6)
+        {
+            result += 1 / (x * x);
+            x++;
+        }
         var f = 1 / (x * x);
         return result + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f / 30)));
     }
@@ -58,15 +72,18 @@ public readonly record struct VariancePrior(double Variance, double Df)
     /// <summary>The x with ψ′(x) = y, by Smyth's Newton iteration on 1/ψ′ (limma's trigammaInverse).</summary>
     public static double TrigammaInverse(double y)
     {
-        if (y > 1e7) return 1 / Math.Sqrt(y);
-        if (y < 1e-6) return 1 / y;
+        if (y > 1e7)
+            return 1 / Math.Sqrt(y);
+        if (y < 1e-6)
+            return 1 / y;
         var x = 0.5 + 1 / y;
         for (var i = 0; i < 50; i++)
         {
             var tri = Trigamma(x);
             var dif = tri * (1 - tri / y) / Tetragamma(x);
             x += dif;
-            if (-dif / x < 1e-8) break;
+            if (-dif / x < 1e-8)
+                break;
         }
         return x;
     }

@@ -16,12 +16,19 @@ public enum ThresholdSource
 /// </summary>
 public static class NoiseThreshold
 {
-    public static (double Threshold, ThresholdSource Source) For(double? overrideThreshold, IReadOnlyList<double>? history, ComparisonOptions options)
+    public static (double Threshold, ThresholdSource Source) For(
+        double? overrideThreshold,
+        IReadOnlyList<double>? history,
+        ComparisonOptions options
+    )
     {
-        if (overrideThreshold is { } o && o > 0) return (o, ThresholdSource.Override);
+        if (overrideThreshold is { } o && o > 0)
+            return (o, ThresholdSource.Override);
         var dispersion = history is null ? double.NaN : RelativeDispersion(history, options.MinHistory);
         var noisy = options.NoiseMultiplier * dispersion;
-        return noisy > options.DefaultThreshold ? (noisy, ThresholdSource.Noise) : (options.DefaultThreshold, ThresholdSource.Default);
+        return noisy > options.DefaultThreshold
+            ? (noisy, ThresholdSource.Noise)
+            : (options.DefaultThreshold, ThresholdSource.Default);
     }
 
     /// <summary>
@@ -34,12 +41,15 @@ public static class NoiseThreshold
     public static double RelativeDispersion(IReadOnlyList<double> history, int minHistory = 5)
     {
         var n = history.Count;
-        if (n < Math.Max(3, minHistory)) return double.NaN;
+        if (n < Math.Max(3, minHistory))
+            return double.NaN;
         Span<double> diffs = n <= 512 ? stackalloc double[n - 1] : new double[n - 1];
         for (var i = 1; i < n; i++)
         {
-            double a = history[i - 1], b = history[i];
-            if (!(a > 0) || !(b > 0) || double.IsInfinity(a) || double.IsInfinity(b)) return double.NaN;
+            double a = history[i - 1],
+                b = history[i];
+            if (!(a > 0) || !(b > 0) || double.IsInfinity(a) || double.IsInfinity(b))
+                return double.NaN;
             diffs[i - 1] = Math.Abs(Math.Log(b) - Math.Log(a));
         }
         diffs.Sort();

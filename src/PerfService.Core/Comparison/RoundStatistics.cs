@@ -1,5 +1,5 @@
-using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 using System.Collections.Concurrent;
+using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
 namespace PerfService.Core.Comparison;
 
@@ -10,12 +10,17 @@ public enum SpreadSource
 {
     /// <summary>Several rounds: their scatter measures within- and between-run noise together.</summary>
     Rounds,
+
     /// <summary>Several rounds, pooled with the run-to-run spread of the base branch's history.</summary>
     RoundsAndHistory,
-    /// <summary>Several rounds and no history: moderated by the other benchmarks of the run (<see cref="VariancePrior"/>).</summary>
+
+    /// <summary>Several rounds and no history: moderated by the other benchmarks of the run (<see
+    /// cref="VariancePrior"/>).</summary>
     RoundsAndRun,
+
     /// <summary>One round a side: the run-to-run spread is the base branch history's.</summary>
     History,
+
     /// <summary>One round a side and no history: no run-to-run noise assumed (only the CLI lands here).</summary>
     WithinOnly,
 }
@@ -38,7 +43,8 @@ public enum SpreadSource
 ///   (the empirical-Bayes "moderated t" of Smyth, Stat. Appl. Genet. Mol. Biol. 3(1), 2004); with one round a side the
 ///   history is all there is; without history either (the CLI), only the within-round spread remains and the verdict
 ///   says that it assumed no run-to-run noise;</item>
-/// <item>the within-round spread of a round median (its Maritz–Jarrett standard error) is a floor: round medians cannot scatter less than their own sampling noise, which guards against three rounds that
+/// <item>the within-round spread of a round median (its Maritz–Jarrett standard error) is a floor: round medians cannot
+/// scatter less than their own sampling noise, which guards against three rounds that
 ///   happen to agree;</item>
 /// <item>a Student t test and interval on the difference of the side means then give p and the CI of the ratio.</item>
 /// </list>
@@ -62,7 +68,8 @@ internal static class RoundStatistics
     /// error Perfolizer offers was tried and is conservative at these sizes (99% coverage for a nominal 95% at k = 20),
     /// which cost a third of the power; the MAD keeps outliers out of the spread. Harrell–Davis rather
     /// than the sample median: nearly as efficient as the mean under normal noise (the sample median wastes a third of
-    /// the samples) while an outlier still moves it little, and it is smooth for the discrete timings of fast benchmarks.
+    /// the samples) while an outlier still moves it little, and it is smooth for the discrete timings of fast
+    /// benchmarks.
     /// </summary>
     public static (double[] Locations, double[] Variances) Locations(double[][] rounds)
     {
@@ -89,7 +96,8 @@ internal static class RoundStatistics
     /// </summary>
     public static (double Variance, double Df) WithinVariance(double[][] a, double[] varA, double[][] b, double[] varB)
     {
-        double sum = 0, df = 0;
+        double sum = 0,
+            df = 0;
         var count = 0;
         Add(a, varA);
         Add(b, varB);
@@ -99,7 +107,8 @@ internal static class RoundStatistics
         {
             for (var i = 0; i < rounds.Length; i++)
             {
-                if (double.IsNaN(variances[i])) continue;
+                if (double.IsNaN(variances[i]))
+                    continue;
                 sum += variances[i];
                 // The MAD is ~37% as efficient as the standard deviation under normal noise: its degrees of freedom
                 // are that share of n − 1, or the t quantile would trust a noisy spread too much.
@@ -119,28 +128,33 @@ internal static class RoundStatistics
     private static readonly ConcurrentDictionary<int, double[]> s_weights = new();
 
     /// <summary>
-    /// The Harrell–Davis median of a sorted sample: Σ Wᵢ·x₍ᵢ₎ with Wᵢ = I_{i/k}(a, a) − I_{(i−1)/k}(a, a), a = (k + 1)/2,
+    /// The Harrell–Davis median of a sorted sample: Σ Wᵢ·x₍ᵢ₎ with Wᵢ = I_{i/k}(a, a) − I_{(i−1)/k}(a, a), a = (k +
+    /// 1)/2,
     /// I the regularised incomplete beta function (Perfolizer's Beta CDF). The same as Perfolizer's
     /// HarrellDavisQuantileEstimator, but the weights depend only on k and are cached: a job of 1,000 benchmarks × 6
     /// rounds would otherwise spend most of its time in the beta function.
     /// </summary>
     public static double HarrellDavisMedian(double[] sorted)
     {
-        var weights = s_weights.GetOrAdd(sorted.Length, static k =>
-        {
-            var beta = new BetaDistribution((k + 1) / 2.0, (k + 1) / 2.0);
-            var w = new double[k];
-            var previous = 0.0;
-            for (var i = 1; i <= k; i++)
+        var weights = s_weights.GetOrAdd(
+            sorted.Length,
+            static k =>
             {
-                var cdf = i == k ? 1.0 : beta.Cdf(i / (double)k);
-                w[i - 1] = cdf - previous;
-                previous = cdf;
+                var beta = new BetaDistribution((k + 1) / 2.0, (k + 1) / 2.0);
+                var w = new double[k];
+                var previous = 0.0;
+                for (var i = 1; i <= k; i++)
+                {
+                    var cdf = i == k ? 1.0 : beta.Cdf(i / (double)k);
+                    w[i - 1] = cdf - previous;
+                    previous = cdf;
+                }
+                return w;
             }
-            return w;
-        });
+        );
         double sum = 0;
-        for (var i = 0; i < sorted.Length; i++) sum += weights[i] * sorted[i];
+        for (var i = 0; i < sorted.Length; i++)
+            sum += weights[i] * sorted[i];
         return sum;
     }
 
@@ -148,7 +162,8 @@ internal static class RoundStatistics
     {
         var median = StatMath.SortedMedian(sorted);
         var deviations = new double[sorted.Length];
-        for (var i = 0; i < sorted.Length; i++) deviations[i] = Math.Abs(sorted[i] - median);
+        for (var i = 0; i < sorted.Length; i++)
+            deviations[i] = Math.Abs(sorted[i] - median);
         Array.Sort(deviations);
         return StatMath.SortedMedian(deviations);
     }
@@ -163,14 +178,16 @@ internal static class RoundStatistics
     public static double Mean(double[] values)
     {
         double sum = 0;
-        foreach (var v in values) sum += v;
+        foreach (var v in values)
+            sum += v;
         return sum / values.Length;
     }
 
     public static double SumOfSquares(double[] values, double mean)
     {
         double sum = 0;
-        foreach (var v in values) sum += (v - mean) * (v - mean);
+        foreach (var v in values)
+            sum += (v - mean) * (v - mean);
         return sum;
     }
 
@@ -184,7 +201,11 @@ internal static class RoundStatistics
     /// comparison, and a job has only a handful of distinct degrees of freedom: df is rounded to 0.01).</summary>
     public static double Critical(double alpha, double df)
     {
-        if (df > 10_000) return StatMath.NormalQuantile(1 - alpha / 2);
-        return s_critical.GetOrAdd((alpha, Math.Round(df, 2)), static k => new StudentDistribution(k.Df).Quantile(1 - k.Alpha / 2));
+        if (df > 10_000)
+            return StatMath.NormalQuantile(1 - alpha / 2);
+        return s_critical.GetOrAdd(
+            (alpha, Math.Round(df, 2)),
+            static k => new StudentDistribution(k.Df).Quantile(1 - k.Alpha / 2)
+        );
     }
 }

@@ -6,20 +6,35 @@ namespace PerfService.Core.Comparison;
 /// </summary>
 public static class RunComparer
 {
-    public static IReadOnlyList<Verdict> Compare(IReadOnlyList<ComparisonInput> inputs, ComparisonOptions? options = null)
+    public static IReadOnlyList<Verdict> Compare(
+        IReadOnlyList<ComparisonInput> inputs,
+        ComparisonOptions? options = null
+    )
     {
         options ??= ComparisonOptions.Default;
         var stats = new SampleStatistics[inputs.Count];
         var p = new double[inputs.Count];
         for (var i = 0; i < inputs.Count; i++)
             stats[i] = SampleComparer.Analyse(inputs[i], options);
-        // Benchmarks without history borrow run-to-run spread from the others of the run, per measure (limma's moderated
+        // Benchmarks without history borrow run-to-run spread from the others of the run, per measure (limma's
+        // moderated
         // variance): the second pass re-analyses those that can use it.
-        foreach (var measure in stats.Where(s => s.Spread == SpreadSource.Rounds).Select(s => s.Input.Measure).Distinct().ToList())
+        foreach (
+            var measure in stats
+                .Where(s => s.Spread == SpreadSource.Rounds)
+                .Select(s => s.Input.Measure)
+                .Distinct()
+                .ToList()
+        )
         {
-            var prior = VariancePrior.Estimate(stats.Where(s => s.Input.Measure == measure && !s.Identical && !s.Exact)
-                .Select(s => (s.RoundVariance, s.RoundDf)).ToList());
-            if (prior is null) continue;
+            var prior = VariancePrior.Estimate(
+                stats
+                    .Where(s => s.Input.Measure == measure && !s.Identical && !s.Exact)
+                    .Select(s => (s.RoundVariance, s.RoundDf))
+                    .ToList()
+            );
+            if (prior is null)
+                continue;
             for (var i = 0; i < inputs.Count; i++)
                 if (stats[i].Spread == SpreadSource.Rounds && stats[i].Input.Measure == measure)
                     stats[i] = SampleComparer.Analyse(inputs[i], options, prior);
@@ -32,7 +47,11 @@ public static class RunComparer
         var adjusted = FalseDiscovery.Adjust(p, options.Fdr);
         var verdicts = new Verdict[inputs.Count];
         for (var i = 0; i < inputs.Count; i++)
-            verdicts[i] = SampleComparer.Decide(stats[i], stats[i].Identical || stats[i].Exact ? stats[i].PValue : adjusted[i], options);
+            verdicts[i] = SampleComparer.Decide(
+                stats[i],
+                stats[i].Identical || stats[i].Exact ? stats[i].PValue : adjusted[i],
+                options
+            );
         return verdicts;
     }
 }

@@ -9,9 +9,41 @@ internal static class StatMath
     {
         var z = Math.Abs(x);
         var t = 1.0 / (1.0 + 0.5 * z);
-        var r = t * Math.Exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 +
-            t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 +
-            t * (-0.82215223 + t * 0.17087277)))))))));
+        var r =
+            t
+            * Math.Exp(
+                -z * z
+                    - 1.26551223
+                    + t
+                        * (
+                            1.00002368
+                            + t
+                                * (
+                                    0.37409196
+                                    + t
+                                        * (
+                                            0.09678418
+                                            + t
+                                                * (
+                                                    -0.18628806
+                                                    + t
+                                                        * (
+                                                            0.27886807
+                                                            + t
+                                                                * (
+                                                                    -1.13520398
+                                                                    + t
+                                                                        * (
+                                                                            1.48851587
+                                                                            + t * (-0.82215223 + t * 0.17087277)
+                                                                        )
+                                                                )
+                                                        )
+                                                )
+                                        )
+                                )
+                        )
+            );
         return x >= 0 ? r : 2.0 - r;
     }
 
@@ -21,8 +53,10 @@ internal static class StatMath
     /// <summary>Standard normal quantile (Acklam's rational approximation, relative error ~1e-9).</summary>
     public static double NormalQuantile(double p)
     {
-        if (p <= 0) return double.NegativeInfinity;
-        if (p >= 1) return double.PositiveInfinity;
+        if (p <= 0)
+            return double.NegativeInfinity;
+        if (p >= 1)
+            return double.PositiveInfinity;
         const double pLow = 0.02425;
         if (p < pLow)
         {
@@ -37,59 +71,110 @@ internal static class StatMath
         {
             var q = p - 0.5;
             var r = q * q;
-            return (((((-3.969683028665376e+01 * r + 2.209460984245205e+02) * r - 2.759285104469687e+02) * r
-                       + 1.383577518672690e+02) * r - 3.066479806614716e+01) * r + 2.506628277459239e+00) * q /
-                   (((((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r - 1.556989798598866e+02) * r
-                      + 6.680131188771972e+01) * r - 1.328068155288572e+01) * r + 1);
+            return (
+                    (
+                        (
+                            ((-3.969683028665376e+01 * r + 2.209460984245205e+02) * r - 2.759285104469687e+02) * r
+                            + 1.383577518672690e+02
+                        ) * r
+                        - 3.066479806614716e+01
+                    ) * r
+                    + 2.506628277459239e+00
+                )
+                * q
+                / (
+                    (
+                        (
+                            ((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r - 1.556989798598866e+02) * r
+                            + 6.680131188771972e+01
+                        ) * r
+                        - 1.328068155288572e+01
+                    ) * r
+                    + 1
+                );
         }
 
         static double Tail(double q) =>
-            (((((-7.784894002430293e-03 * q - 3.223964580411365e-01) * q - 2.400758277161838e+00) * q
-               - 2.549732539343734e+00) * q + 4.374664141464968e+00) * q + 2.938163982698783e+00) /
-            ((((7.784695709041462e-03 * q + 3.224671290700398e-01) * q + 2.445134137142996e+00) * q
-              + 3.754408661907416e+00) * q + 1);
+            (
+                (
+                    (
+                        ((-7.784894002430293e-03 * q - 3.223964580411365e-01) * q - 2.400758277161838e+00) * q
+                        - 2.549732539343734e+00
+                    ) * q
+                    + 4.374664141464968e+00
+                ) * q
+                + 2.938163982698783e+00
+            )
+            / (
+                (
+                    ((7.784695709041462e-03 * q + 3.224671290700398e-01) * q + 2.445134137142996e+00) * q
+                    + 3.754408661907416e+00
+                ) * q
+                + 1
+            );
     }
 
     /// <summary>Median of an already sorted span.</summary>
     public static double SortedMedian(ReadOnlySpan<double> sorted)
     {
         var n = sorted.Length;
-        if (n == 0) return double.NaN;
+        if (n == 0)
+            return double.NaN;
         return (n & 1) == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     }
 
-    /// <summary>Sum of the <paramref name="count"/> smallest values; reorders the span (quickselect, O(n) on average).</summary>
+    /// <summary>Sum of the <paramref name="count"/> smallest values; reorders the span (quickselect, O(n) on
+    /// average).</summary>
     public static double SumSmallest(Span<double> values, int count)
     {
-        if (count <= 0) return 0;
-        if (count < values.Length) Select(values, count - 1);
+        if (count <= 0)
+            return 0;
+        if (count < values.Length)
+            Select(values, count - 1);
         double sum = 0;
-        for (var i = 0; i < count; i++) sum += values[i];
+        for (var i = 0; i < count; i++)
+            sum += values[i];
         return sum;
     }
 
-    /// <summary>Partially orders the span so that values[k] is the k-th smallest and nothing before it is larger.</summary>
+    /// <summary>Partially orders the span so that values[k] is the k-th smallest and nothing before it is
+    /// larger.</summary>
     public static void Select(Span<double> values, int k)
     {
-        int left = 0, right = values.Length - 1;
+        int left = 0,
+            right = values.Length - 1;
         while (right > left)
         {
             // Median of three as pivot keeps sorted or nearly sorted input (slow series) from the quadratic case.
             var mid = left + (right - left) / 2;
-            if (values[mid] < values[left]) Swap(values, mid, left);
-            if (values[right] < values[left]) Swap(values, right, left);
-            if (values[right] < values[mid]) Swap(values, right, mid);
+            if (values[mid] < values[left])
+                Swap(values, mid, left);
+            if (values[right] < values[left])
+                Swap(values, right, left);
+            if (values[right] < values[mid])
+                Swap(values, right, mid);
             var pivot = values[mid];
-            int i = left, j = right;
+            int i = left,
+                j = right;
             while (i <= j)
             {
-                while (values[i] < pivot) i++;
-                while (values[j] > pivot) j--;
-                if (i <= j) { Swap(values, i, j); i++; j--; }
+                while (values[i] < pivot)
+                    i++;
+                while (values[j] > pivot)
+                    j--;
+                if (i <= j)
+                {
+                    Swap(values, i, j);
+                    i++;
+                    j--;
+                }
             }
-            if (k <= j) right = j;
-            else if (k >= i) left = i;
-            else return;
+            if (k <= j)
+                right = j;
+            else if (k >= i)
+                left = i;
+            else
+                return;
         }
     }
 

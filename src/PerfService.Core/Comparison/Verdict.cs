@@ -29,7 +29,9 @@ public sealed record Verdict
     public int HeadCount { get; init; }
     public int BaseRounds { get; init; }
     public int HeadRounds { get; init; }
-    /// <summary>For an inconclusive verdict: roughly how many rounds a side would decide it (null: too many to be useful).</summary>
+
+    /// <summary>For an inconclusive verdict: roughly how many rounds a side would decide it (null: too many to be
+    /// useful).</summary>
     public int? RoundsToDecide { get; init; }
     public double BaseMedian { get; init; }
     public double HeadMedian { get; init; }
@@ -38,15 +40,22 @@ public sealed record Verdict
     public double RatioUpper { get; init; }
     public double PValue { get; init; }
     public double AdjustedP { get; init; }
-    /// <summary>The relative threshold (0.05 = 5%) a regression or improvement must clear, and where it came from.</summary>
+
+    /// <summary>The relative threshold (0.05 = 5%) a regression or improvement must clear, and where it came
+    /// from.</summary>
     public double Threshold { get; init; }
     public ThresholdSource ThresholdSource { get; init; }
-    /// <summary>The margin the whole interval must lie within for "no change": the project's threshold for the benchmark
+
+    /// <summary>The margin the whole interval must lie within for "no change": the project's threshold for the
+    /// benchmark
     /// (5% unless configured), never the noise-widened <see cref="Threshold"/>.</summary>
     public double NoChangeMargin { get; init; }
-    /// <summary>The series' run-to-run relative noise on the base branch (0.1 = ±10%); NaN without enough history.</summary>
+
+    /// <summary>The series' run-to-run relative noise on the base branch (0.1 = ±10%); NaN without enough
+    /// history.</summary>
     public double RunToRunNoise { get; init; } = double.NaN;
     public required string Reason { get; init; }
+
     /// <summary>Inconclusive and more rounds would likely settle it (see <see cref="RoundsToDecide"/>).</summary>
     public bool WantsRerun { get; init; }
 

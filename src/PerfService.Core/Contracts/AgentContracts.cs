@@ -13,7 +13,8 @@ public sealed record MachineInfo(
     string Kernel,
     IReadOnlyDictionary<string, string> Toolchains,
     string? CpuGovernor = null,
-    double? LoadAverage = null);
+    double? LoadAverage = null
+);
 
 public sealed record RegisterAgentRequest(string Name, string Profile, MachineInfo Machine);
 
@@ -38,7 +39,8 @@ public sealed record JobAssignment(
     int LeaseSeconds,
     bool Quick,
     bool Untrusted = false,
-    ProfilingRequest? Profiling = null);
+    ProfilingRequest? Profiling = null
+);
 
 /// <summary>Set on a profiling job: profile these benchmarks on base and head (or head alone), interleaved like
 /// rounds. A profiling job's runs are never posted as results: it feeds no verdict, baseline or change point.</summary>
@@ -49,13 +51,22 @@ public sealed record ProfileTarget(string Suite, string Benchmark);
 
 /// <summary>Metadata of one posted profile (the "profile" part of POST /api/v1/profiles; the native file travels
 /// beside it as "file"). <paramref name="Format"/> is a <see cref="Profiles.ProfileFormat"/> name.</summary>
-public sealed record ProfileUploadMetadata(long JobId, long AgentId, string Suite, string Benchmark, string Role, string Format, int Round = 1);
+public sealed record ProfileUploadMetadata(
+    long JobId,
+    long AgentId,
+    string Suite,
+    string Benchmark,
+    string Role,
+    string Format,
+    int Round = 1
+);
 
 public sealed record ProfileCreated(long ProfileId);
 
 public sealed record HeartbeatRequest(long AgentId, string? Progress, IReadOnlyList<string>? Log);
 
-/// <summary><paramref name="Cancel"/> tells the agent to stop: a newer push replaced the job, or it was cancelled.</summary>
+/// <summary><paramref name="Cancel"/> tells the agent to stop: a newer push replaced the job, or it was
+/// cancelled.</summary>
 public sealed record HeartbeatResponse(bool Cancel, DateTimeOffset LeaseExpiresAt, string? Reason);
 
 public sealed record CompleteJobRequest(long AgentId, bool Succeeded, string? Error, IReadOnlyList<string>? Log);
@@ -65,6 +76,7 @@ public sealed record RunMetadata
 {
     public required string Project { get; init; }
     public required string Commit { get; init; }
+
     /// <summary>When the commit was made (git's committer date): orders a branch's history.</summary>
     public DateTimeOffset? CommittedAt { get; init; }
     public string? CommitMessage { get; init; }
@@ -75,18 +87,24 @@ public sealed record RunMetadata
     public string? Agent { get; init; }
     public long? JobId { get; init; }
     public string? Suite { get; init; }
+
     /// <summary>"head" (the default) or "base" for the interleaved base rounds of a pull-request job.</summary>
     public string? Role { get; init; }
     public int? Round { get; init; }
+
     /// <summary>Harness format of the files: auto, bdn, criterion, gobench, k6 or json.</summary>
     public string? Format { get; init; }
     public bool ProfileMismatch { get; init; }
-    /// <summary>The suite's declared targets (from perf.json): stored for the project and evaluated on this run.</summary>
+
+    /// <summary>The suite's declared targets (from perf.json): stored for the project and evaluated on this
+    /// run.</summary>
     public IReadOnlyList<Suites.TargetDeclaration>? Targets { get; init; }
     public IReadOnlyDictionary<string, string>? Environment { get; init; }
     public DateTimeOffset? StartedAt { get; init; }
     public DateTimeOffset? FinishedAt { get; init; }
-    /// <summary>What else used the machine while this round ran, as the agent measured it (null: not measured).</summary>
+
+    /// <summary>What else used the machine while this round ran, as the agent measured it (null: not
+    /// measured).</summary>
     public Disturbance? Disturbance { get; init; }
 }
 
@@ -98,7 +116,8 @@ public sealed record RunCreated(long RunId, bool Duplicate, int Benchmarks, int 
 /// decision (see docs/agents.md); <paramref name="Attempts"/> counts the harness runs of this round slot (more than 1:
 /// the earlier ones were disturbed and repeated; the least disturbed one was posted).
 /// </summary>
-/// <param name="OtherCpuShare">CPU time of processes outside the suite's process tree, as a share of the suite's cores.</param>
+/// <param name="OtherCpuShare">CPU time of processes outside the suite's process tree, as a share of the suite's
+/// cores.</param>
 /// <param name="StealShare">Time the hypervisor gave the suite's CPUs to other guests.</param>
 /// <param name="OtherRunnable">Mean runnable tasks beyond the suite's own (from procs_running).</param>
 /// <param name="LoadAverage">Mean 1-minute load average over the round.</param>
@@ -114,4 +133,5 @@ public sealed record Disturbance(
     double OtherRunnable,
     double? LoadAverage = null,
     double? FrequencyRatio = null,
-    long? ThrottleEvents = null);
+    long? ThrottleEvents = null
+);

@@ -30,13 +30,17 @@ public static class DisturbanceRule
     public static string? Describe(Disturbance d)
     {
         var parts = new List<string>();
-        if (d.OtherCpuShare >= OtherCpuShare) parts.Add($"other processes used {Cores(d.OtherCpuShare * d.SuiteCores)}");
-        if (d.StealShare >= StealShare) parts.Add(string.Create(CultureInfo.InvariantCulture, $"CPU steal {d.StealShare:0%}"));
-        if (d.ThrottleEvents > 0) parts.Add(string.Create(CultureInfo.InvariantCulture, $"{d.ThrottleEvents} thermal throttling events"));
+        if (d.OtherCpuShare >= OtherCpuShare)
+            parts.Add($"other processes used {Cores(d.OtherCpuShare * d.SuiteCores)}");
+        if (d.StealShare >= StealShare)
+            parts.Add(string.Create(CultureInfo.InvariantCulture, $"CPU steal {d.StealShare:0%}"));
+        if (d.ThrottleEvents > 0)
+            parts.Add(string.Create(CultureInfo.InvariantCulture, $"{d.ThrottleEvents} thermal throttling events"));
         return parts.Count == 0 ? null : string.Join(", ", parts);
     }
 
-    private static string Cores(double cores) => cores < 0.995
-        ? string.Create(CultureInfo.InvariantCulture, $"{cores:0%} of a core")
-        : string.Create(CultureInfo.InvariantCulture, $"{cores:0.#} cores");
+    private static string Cores(double cores) =>
+        cores < 0.995
+            ? string.Create(CultureInfo.InvariantCulture, $"{cores:0%} of a core")
+            : string.Create(CultureInfo.InvariantCulture, $"{cores:0.#} cores");
 }

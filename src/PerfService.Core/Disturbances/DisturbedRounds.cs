@@ -18,13 +18,16 @@ public sealed record DisturbedChoice(IReadOnlySet<long> LeftOut, int Disturbed, 
     /// disturbed rounds were kept; null when no round was disturbed.</summary>
     public string? Say()
     {
-        if (Disturbed == 0) return null;
+        if (Disturbed == 0)
+            return null;
         var rounds = Disturbed == 1 ? "1 round" : $"{Disturbed} rounds";
         var why = Why is null ? "" : $" ({Why})";
         return LeftOut.Count > 0
             ? $"{rounds} left out as disturbed{why}"
-            : string.Create(CultureInfo.InvariantCulture,
-                $"{Disturbed} of {Rounds} rounds disturbed{why} and kept: fewer than {DisturbedRounds.MinUndisturbed} undisturbed rounds a side would remain");
+            : string.Create(
+                CultureInfo.InvariantCulture,
+                $"{Disturbed} of {Rounds} rounds disturbed{why} and kept: fewer than {DisturbedRounds.MinUndisturbed} undisturbed rounds a side would remain"
+            );
     }
 }
 
@@ -41,11 +44,18 @@ public static class DisturbedRounds
     public static DisturbedChoice Choose(IReadOnlyList<RoundRun> runs)
     {
         var disturbed = runs.Where(r => r.Disturbed).ToList();
-        if (disturbed.Count == 0) return DisturbedChoice.None;
+        if (disturbed.Count == 0)
+            return DisturbedChoice.None;
         var enough = runs.GroupBy(r => r.Role).All(side => side.Count(r => !r.Disturbed) >= MinUndisturbed);
-        var worst = disturbed.MaxBy(r => r.Disturbance!.OtherCpuShare * r.Disturbance.SuiteCores + r.Disturbance.StealShare)!.Disturbance!;
-        return new DisturbedChoice(enough ? disturbed.Select(r => r.RunId).ToHashSet() : new HashSet<long>(), disturbed.Count, runs.Count,
-            DisturbanceRule.Describe(worst));
+        var worst = disturbed
+            .MaxBy(r => r.Disturbance!.OtherCpuShare * r.Disturbance.SuiteCores + r.Disturbance.StealShare)!
+            .Disturbance!;
+        return new DisturbedChoice(
+            enough ? disturbed.Select(r => r.RunId).ToHashSet() : new HashSet<long>(),
+            disturbed.Count,
+            runs.Count,
+            DisturbanceRule.Describe(worst)
+        );
     }
 
     /// <summary>

@@ -2,14 +2,16 @@ namespace PerfService.Core.Pacing;
 
 /// <summary>How analysis yields to ingest: above <paramref name="IngestTarget"/> (the slow end of recent uploads), it
 /// pauses between batches, from <paramref name="Step"/> doubling up to <paramref name="MaxPause"/>; at least
-/// <paramref name="MinUploads"/> uploads must have been seen, so one slow upload on a quiet service does not count.</summary>
+/// <paramref name="MinUploads"/> uploads must have been seen, so one slow upload on a quiet service does not
+/// count.</summary>
 public sealed record PaceOptions(TimeSpan IngestTarget, TimeSpan Step, TimeSpan MaxPause, int MinUploads = 5)
 {
     /// <summary>The share of recent uploads whose time is compared with the target (their 90th percentile).</summary>
     public const double Quantile = 0.9;
 }
 
-/// <summary>The pause before the next analysis batch, and whether ingest was under pressure when it was decided.</summary>
+/// <summary>The pause before the next analysis batch, and whether ingest was under pressure when it was
+/// decided.</summary>
 public readonly record struct Pace(TimeSpan Pause, bool Yielding)
 {
     public static readonly Pace Free = new(TimeSpan.Zero, false);
@@ -27,7 +29,8 @@ public static class AnalysisPace
 {
     public static Pace Next(Pace previous, IReadOnlyList<TimeSpan> recentUploads, PaceOptions options)
     {
-        if (options.IngestTarget <= TimeSpan.Zero) return Pace.Free;
+        if (options.IngestTarget <= TimeSpan.Zero)
+            return Pace.Free;
         if (recentUploads.Count >= options.MinUploads && SlowEnd(recentUploads) > options.IngestTarget)
         {
             var pause = previous.Pause <= TimeSpan.Zero ? options.Step : previous.Pause * 2;

@@ -10,7 +10,12 @@ namespace PerfService.Core.Parsing;
 /// </summary>
 internal static class FormatDetector
 {
-    public const string Bdn = "bdn", Criterion = "criterion", GoBench = "gobench", K6 = "k6", Json = "json", Counters = "counters";
+    public const string Bdn = "bdn",
+        Criterion = "criterion",
+        GoBench = "gobench",
+        K6 = "k6",
+        Json = "json",
+        Counters = "counters";
 
     public static string Describe() =>
         "expected a BenchmarkDotNet JSON export or BenchmarkDotNet.Artifacts folder, a criterion target/criterion tree, cargo-criterion JSON messages or 'bench:' lines, "
@@ -18,10 +23,14 @@ internal static class FormatDetector
 
     public static ParseException Unrecognised(FileView file)
     {
-        if (file.IsBlank) return new ParseException(file.File.Path, null, "the file is empty");
+        if (file.IsBlank)
+            return new ParseException(file.File.Path, null, "the file is empty");
         if (file.Has("context") && file.Has("benchmarks"))
-            return new ParseException(file.File.Path, null,
-                "this is Google Benchmark JSON, which PerfService does not parse yet; convert it to PerfService generic JSON (GENERIC_JSON.md)");
+            return new ParseException(
+                file.File.Path,
+                null,
+                "this is Google Benchmark JSON, which PerfService does not parse yet; convert it to PerfService generic JSON (GENERIC_JSON.md)"
+            );
         if (file.IsBrokenJson)
             try
             {

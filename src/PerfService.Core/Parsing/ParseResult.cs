@@ -7,4 +7,5 @@ public sealed record ParseResult(
     string Format,
     IReadOnlyList<BenchmarkResult> Results,
     IReadOnlyDictionary<string, string> Environment,
-    IReadOnlyList<string> Warnings);
+    IReadOnlyList<string> Warnings
+);

@@ -22,8 +22,12 @@ public static class ResultParsers
     // is the one of Formats, and decides only between formats that both recognise broken JSON by its key names.
     private static readonly (IResultParser Parser, IFormatShape Shape)[] _formats =
     [
-        (new BenchmarkDotNetParser(), new BdnShape()), (new CriterionParser(), new CriterionShape()), (new GoBenchParser(), new GoBenchShape()),
-        (new K6SummaryParser(), new K6Shape()), (new GenericJsonParser(), new GenericJsonShape()), (new CounterTableParser(), new CounterTableShape()),
+        (new BenchmarkDotNetParser(), new BdnShape()),
+        (new CriterionParser(), new CriterionShape()),
+        (new GoBenchParser(), new GoBenchShape()),
+        (new K6SummaryParser(), new K6Shape()),
+        (new GenericJsonParser(), new GenericJsonShape()),
+        (new CounterTableParser(), new CounterTableShape()),
     ];
 
     private static readonly IResultParser[] _parsers = [.. _formats.Select(f => f.Parser)];
@@ -43,7 +47,8 @@ public static class ResultParsers
     public static ParseResult Parse(IReadOnlyList<Artifact> files, string format = Auto)
     {
         ArgumentNullException.ThrowIfNull(files);
-        if (files.Count == 0) throw new ParseException("(upload)", null, "no files were given");
+        if (files.Count == 0)
+            throw new ParseException("(upload)", null, "no files were given");
         var name = (format ?? Auto).Trim().ToLowerInvariant();
         if (name == Auto)
         {
@@ -51,8 +56,13 @@ public static class ResultParsers
             var parts = groups.Select(g => Parser(g.Key).Parse(g.Value)).ToList();
             return Deduplicate(ResultSink.Merge(string.Join("+", groups.Keys), parts));
         }
-        var parser = _parsers.FirstOrDefault(p => p.Format == name)
-            ?? throw new ParseException(files[0].Path, null, $"unknown format '{format}'; expected one of {string.Join(", ", Formats)}");
+        var parser =
+            _parsers.FirstOrDefault(p => p.Format == name)
+            ?? throw new ParseException(
+                files[0].Path,
+                null,
+                $"unknown format '{format}'; expected one of {string.Join(", ", Formats)}"
+            );
         return Deduplicate(parser.Parse(files));
     }
 
@@ -61,7 +71,8 @@ public static class ResultParsers
     public static string Detect(IReadOnlyList<Artifact> files)
     {
         ArgumentNullException.ThrowIfNull(files);
-        if (files.Count == 0) throw new ParseException("(upload)", null, "no files were given");
+        if (files.Count == 0)
+            throw new ParseException("(upload)", null, "no files were given");
         return string.Join("+", Group(files).Keys);
     }
 
@@ -79,10 +90,11 @@ public static class ResultParsers
         {
             var formatOf = new Dictionary<FileView, string>();
             foreach (var shape in Shapes)
-                foreach (var file in shape.ClaimStructure(views))
-                    formatOf.TryAdd(file, shape.Format);
+            foreach (var file in shape.ClaimStructure(views))
+                formatOf.TryAdd(file, shape.Format);
             foreach (var file in views.Where(v => !formatOf.ContainsKey(v)))
-                formatOf[file] = Shapes.FirstOrDefault(s => s.Claims(file))?.Format ?? throw FormatDetector.Unrecognised(file);
+                formatOf[file] =
+                    Shapes.FirstOrDefault(s => s.Claims(file))?.Format ?? throw FormatDetector.Unrecognised(file);
             var groups = new Dictionary<string, List<Artifact>>(StringComparer.Ordinal);
             foreach (var file in views)
                 (groups.TryGetValue(formatOf[file], out var list) ? list : groups[formatOf[file]] = []).Add(file.File);
@@ -90,7 +102,8 @@ public static class ResultParsers
         }
         finally
         {
-            foreach (var view in views) view.Dispose();
+            foreach (var view in views)
+                view.Dispose();
         }
     }
 
@@ -108,12 +121,15 @@ public static class ResultParsers
                 continue;
             }
             duplicates.Add($"{r.Key} ({r.Measure})");
-            if ((r.Samples?.Count ?? -1) > (results[index].Samples?.Count ?? -1)) results[index] = r;
+            if ((r.Samples?.Count ?? -1) > (results[index].Samples?.Count ?? -1))
+                results[index] = r;
         }
-        if (duplicates.Count == 0) return result;
+        if (duplicates.Count == 0)
+            return result;
         // One warning, not one per measure: BDN's full + brief exports of a run duplicate every series.
         var shown = string.Join(", ", duplicates.Distinct().Take(3)) + (duplicates.Count > 3 ? ", …" : "");
-        var warning = $"{duplicates.Count} result(s) appear more than once (same benchmark and measure, e.g. two exports of one run); kept the copy with the most samples: {shown}";
+        var warning =
+            $"{duplicates.Count} result(s) appear more than once (same benchmark and measure, e.g. two exports of one run); kept the copy with the most samples: {shown}";
         return result with { Results = results, Warnings = [.. result.Warnings, warning] };
     }
 }

@@ -4,7 +4,14 @@ namespace PerfService.Core.Profiles;
 
 /// <summary>One call path of the merged tree: samples of each side that passed through it (total) and ended in it
 /// (self). Shares are of the side's own total, so sides of different lengths compare.</summary>
-public sealed record DiffNode(string Name, long Base, long Head, long BaseSelf, long HeadSelf, IReadOnlyList<DiffNode> Children);
+public sealed record DiffNode(
+    string Name,
+    long Base,
+    long Head,
+    long BaseSelf,
+    long HeadSelf,
+    IReadOnlyList<DiffNode> Children
+);
 
 /// <summary>How much of one side's samples a frame held as self time on each side, summed over every path it
 /// appears on; <see cref="Growth"/> is in shares (0.18 = 18 percentage points of samples).</summary>
@@ -35,18 +42,41 @@ public sealed class DifferentialProfile
 
     public bool TooFewSamples => BaseSamples < MinSamples || HeadSamples < MinSamples;
 
-    private DifferentialProfile(long baseSamples, long headSamples, DiffNode root, IReadOnlyList<FrameChange> changes, int top)
+    private DifferentialProfile(
+        long baseSamples,
+        long headSamples,
+        DiffNode root,
+        IReadOnlyList<FrameChange> changes,
+        int top
+    )
     {
         BaseSamples = baseSamples;
         HeadSamples = headSamples;
         Root = root;
-        Grown = changes.Where(c => c.Growth > 0).OrderByDescending(c => c.Growth).ThenBy(c => c.Frame, StringComparer.Ordinal).Take(top).ToList();
-        Shrunk = changes.Where(c => c.Growth < 0).OrderBy(c => c.Growth).ThenBy(c => c.Frame, StringComparer.Ordinal).Take(top).ToList();
+        Grown = changes
+            .Where(c => c.Growth > 0)
+            .OrderByDescending(c => c.Growth)
+            .ThenBy(c => c.Frame, StringComparer.Ordinal)
+            .Take(top)
+            .ToList();
+        Shrunk = changes
+            .Where(c => c.Growth < 0)
+            .OrderBy(c => c.Growth)
+            .ThenBy(c => c.Frame, StringComparer.Ordinal)
+            .Take(top)
+            .ToList();
     }
 
-    /// <param name="minShare">Paths holding less than this share of samples on both sides are left out of the tree (their
-    /// samples still count in their parents): a drawing cannot show them, and a hostile profile's long tail stays small.</param>
-    public static DifferentialProfile Build(FoldedStacks baseStacks, FoldedStacks headStacks, double minShare = 0.0005, int top = 10)
+    /// <param name="minShare">Paths holding less than this share of samples on both sides are left out of the tree
+    /// (their
+    /// samples still count in their parents): a drawing cannot show them, and a hostile profile's long tail stays
+    /// small.</param>
+    public static DifferentialProfile Build(
+        FoldedStacks baseStacks,
+        FoldedStacks headStacks,
+        double minShare = 0.0005,
+        int top = 10
+    )
     {
         var left = FrameNormaliser.Normalise(baseStacks);
         var right = FrameNormaliser.Normalise(headStacks);
@@ -56,14 +86,31 @@ public sealed class DifferentialProfile
 
         var self = new Dictionary<string, (long Base, long Head)>(StringComparer.Ordinal);
         CollectSelf(root, self);
-        var changes = self.Select(s => new FrameChange(s.Key, Share(s.Value.Base, left.TotalSamples), Share(s.Value.Head, right.TotalSamples))).ToList();
-        return new DifferentialProfile(left.TotalSamples, right.TotalSamples, root.Freeze(left.TotalSamples, right.TotalSamples, minShare), changes, top);
+        var changes = self.Select(s => new FrameChange(
+                s.Key,
+                Share(s.Value.Base, left.TotalSamples),
+                Share(s.Value.Head, right.TotalSamples)
+            ))
+            .ToList();
+        return new DifferentialProfile(
+            left.TotalSamples,
+            right.TotalSamples,
+            root.Freeze(left.TotalSamples, right.TotalSamples, minShare),
+            changes,
+            top
+        );
     }
 
     /// <summary>"`Rivulet.RetryPolicy.Execute` +18% of samples", one line per frame that grew most.</summary>
     public IEnumerable<string> Summary(int count = 3) =>
-        Grown.Take(count).Select(c => string.Create(CultureInfo.InvariantCulture,
-            $"`{c.Frame}` +{c.Growth * 100:0.#}% of samples ({c.BaseSelfShare * 100:0.#}% → {c.HeadSelfShare * 100:0.#}%)"));
+        Grown
+            .Take(count)
+            .Select(c =>
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"`{c.Frame}` +{c.Growth * 100:0.#}% of samples ({c.BaseSelfShare * 100:0.#}% → {c.HeadSelfShare * 100:0.#}%)"
+                )
+            );
 
     private static double Share(long samples, long total) => total == 0 ? 0 : (double)samples / total;
 
@@ -98,28 +145,47 @@ public sealed class DifferentialProfile
     private sealed class MutableNode(string name)
     {
         public string Name { get; } = name;
-        public long Base, Head, BaseSelf, HeadSelf;
+        public long Base,
+            Head,
+            BaseSelf,
+            HeadSelf;
         public Dictionary<string, MutableNode> Children { get; } = new(StringComparer.Ordinal);
 
         public MutableNode Child(string frame)
         {
-            if (!Children.TryGetValue(frame, out var child)) Children[frame] = child = new MutableNode(frame);
+            if (!Children.TryGetValue(frame, out var child))
+                Children[frame] = child = new MutableNode(frame);
             return child;
         }
 
         public void Add(long count, bool isHead)
         {
-            if (isHead) Head += count; else Base += count;
+            if (isHead)
+                Head += count;
+            else
+                Base += count;
         }
 
         public void AddSelf(long count, bool isHead)
         {
-            if (isHead) HeadSelf += count; else BaseSelf += count;
+            if (isHead)
+                HeadSelf += count;
+            else
+                BaseSelf += count;
         }
 
-        public DiffNode Freeze(long baseTotal, long headTotal, double minShare) => new(Name, Base, Head, BaseSelf, HeadSelf,
-            Children.Values.Where(c => Share(c.Base, baseTotal) >= minShare || Share(c.Head, headTotal) >= minShare)
-                .OrderBy(c => c.Name, StringComparer.Ordinal)
-                .Select(c => c.Freeze(baseTotal, headTotal, minShare)).ToList());
+        public DiffNode Freeze(long baseTotal, long headTotal, double minShare) =>
+            new(
+                Name,
+                Base,
+                Head,
+                BaseSelf,
+                HeadSelf,
+                Children
+                    .Values.Where(c => Share(c.Base, baseTotal) >= minShare || Share(c.Head, headTotal) >= minShare)
+                    .OrderBy(c => c.Name, StringComparer.Ordinal)
+                    .Select(c => c.Freeze(baseTotal, headTotal, minShare))
+                    .ToList()
+            );
     }
 }

@@ -31,9 +31,18 @@ public sealed class FoldedStacks
         while (reader.ReadLine() is { } line)
         {
             lineNumber++;
-            if (line.Length == 0) continue;
+            if (line.Length == 0)
+                continue;
             var space = line.LastIndexOf(' ');
-            if (space <= 0 || !long.TryParse(line.AsSpan(space + 1), NumberStyles.None, CultureInfo.InvariantCulture, out var count))
+            if (
+                space <= 0
+                || !long.TryParse(
+                    line.AsSpan(space + 1),
+                    NumberStyles.None,
+                    CultureInfo.InvariantCulture,
+                    out var count
+                )
+            )
                 throw new ProfileFormatException($"line {lineNumber}: expected 'frame;frame;... count'");
             builder.Add(Frames(line[..space]), count, $"line {lineNumber}");
         }
@@ -53,14 +62,20 @@ public sealed class FoldedStacks
 
         public void Add(IReadOnlyList<string> framesRootFirst, long count, string where)
         {
-            if (count < 0) throw new ProfileFormatException($"{where}: negative sample count {count}");
-            if (count == 0 || framesRootFirst.Count == 0) return;
+            if (count < 0)
+                throw new ProfileFormatException($"{where}: negative sample count {count}");
+            if (count == 0 || framesRootFirst.Count == 0)
+                return;
             if (framesRootFirst.Count > limits.MaxDepth)
-                throw new ProfileFormatException($"{where}: stack is {framesRootFirst.Count} frames deep (at most {limits.MaxDepth})");
+                throw new ProfileFormatException(
+                    $"{where}: stack is {framesRootFirst.Count} frames deep (at most {limits.MaxDepth})"
+                );
             foreach (var frame in framesRootFirst)
             {
                 if (frame.Length > limits.MaxFrameLength)
-                    throw new ProfileFormatException($"{where}: a frame name is {frame.Length} characters (at most {limits.MaxFrameLength})");
+                    throw new ProfileFormatException(
+                        $"{where}: a frame name is {frame.Length} characters (at most {limits.MaxFrameLength})"
+                    );
             }
             var stack = string.Join(';', framesRootFirst.Select(f => f.Replace(';', ':')));
             if (!_stacks.ContainsKey(stack) && _stacks.Count >= limits.MaxStacks)

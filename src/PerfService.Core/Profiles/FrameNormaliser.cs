@@ -37,7 +37,10 @@ public static partial class FrameNormaliser
     }
 
     // The .NET runtime's code versions: the same method at another tier is the same code.
-    [GeneratedRegex(@"\s*\[(OptimizedTier1|OptimizedTier1OSR|Optimized|QuickJitted|QuickJittedOSR|Tier0|Tier1|TierUnknown|PreJIT|ReadyToRun|OSR|Instrumented)\]", RegexOptions.IgnoreCase)]
+    [GeneratedRegex(
+        @"\s*\[(OptimizedTier1|OptimizedTier1OSR|Optimized|QuickJitted|QuickJittedOSR|Tier0|Tier1|TierUnknown|PreJIT|ReadyToRun|OSR|Instrumented)\]",
+        RegexOptions.IgnoreCase
+    )]
     private static partial Regex JitTier();
 
     // Rust's legacy mangling ends each path with a hash of the crate's build.

@@ -26,7 +26,8 @@ public static partial class PerfScriptFolder
         var sampleLine = 0;
         void Flush()
         {
-            if (comm is null) return;
+            if (comm is null)
+                return;
             frames.Add(comm);
             frames.Reverse();
             builder.Add(frames, 1, $"sample at line {sampleLine}");
@@ -49,8 +50,10 @@ public static partial class PerfScriptFolder
                 sampleLine = lineNumber;
                 continue;
             }
-            if (comm is null) throw new ProfileFormatException($"line {lineNumber}: a stack frame outside a sample");
-            if (frames.Count >= limits.MaxDepth) throw new ProfileFormatException($"line {lineNumber}: stack is deeper than {limits.MaxDepth} frames");
+            if (comm is null)
+                throw new ProfileFormatException($"line {lineNumber}: a stack frame outside a sample");
+            if (frames.Count >= limits.MaxDepth)
+                throw new ProfileFormatException($"line {lineNumber}: stack is deeper than {limits.MaxDepth} frames");
             frames.Add(ProfileInput.FrameName(Name(line.Trim())));
         }
         Flush();
@@ -60,9 +63,11 @@ public static partial class PerfScriptFolder
     private static string Name(string frame)
     {
         var match = Frame().Match(frame);
-        if (!match.Success) return frame;
+        if (!match.Success)
+            return frame;
         var symbol = match.Groups[1].Value;
-        if (symbol != "[unknown]" && symbol.Length > 0) return symbol;
+        if (symbol != "[unknown]" && symbol.Length > 0)
+            return symbol;
         var dso = match.Groups[3].Value;
         return dso is "" or "[unknown]" ? "[unknown]" : $"[{Path.GetFileName(dso)}]";
     }

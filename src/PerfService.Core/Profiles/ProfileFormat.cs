@@ -12,13 +12,14 @@ public enum ProfileFormat
 
 public static class ProfileFormats
 {
-    public static string Name(this ProfileFormat format) => format switch
-    {
-        ProfileFormat.Folded => "folded",
-        ProfileFormat.Speedscope => "speedscope",
-        ProfileFormat.Pprof => "pprof",
-        _ => throw new ArgumentOutOfRangeException(nameof(format)),
-    };
+    public static string Name(this ProfileFormat format) =>
+        format switch
+        {
+            ProfileFormat.Folded => "folded",
+            ProfileFormat.Speedscope => "speedscope",
+            ProfileFormat.Pprof => "pprof",
+            _ => throw new ArgumentOutOfRangeException(nameof(format)),
+        };
 
     public static bool TryParse(string? name, out ProfileFormat format)
     {

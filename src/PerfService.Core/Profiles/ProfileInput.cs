@@ -3,13 +3,15 @@ using System.IO.Compression;
 namespace PerfService.Core.Profiles;
 
 /// <summary>Reads a posted profile into memory within <see cref="ProfileLimits.MaxBytes"/>, unzipping it when it is
-/// gzipped (Go writes pprof that way) with the same bound on what it unzips to: a gzip bomb stops at the limit.</summary>
+/// gzipped (Go writes pprof that way) with the same bound on what it unzips to: a gzip bomb stops at the
+/// limit.</summary>
 public static class ProfileInput
 {
     public static byte[] Read(Stream stream, ProfileLimits limits)
     {
         var raw = ReadBounded(stream, limits.MaxBytes, "the profile is larger than");
-        if (raw.Length < 2 || raw[0] != 0x1f || raw[1] != 0x8b) return raw;
+        if (raw.Length < 2 || raw[0] != 0x1f || raw[1] != 0x8b)
+            return raw;
         try
         {
             using var gzip = new GZipStream(new MemoryStream(raw), CompressionMode.Decompress);
@@ -28,7 +30,8 @@ public static class ProfileInput
         int read;
         while ((read = stream.Read(chunk, 0, chunk.Length)) > 0)
         {
-            if (buffer.Length + read > maxBytes) throw new ProfileFormatException($"{tooLarge} {maxBytes} bytes");
+            if (buffer.Length + read > maxBytes)
+                throw new ProfileFormatException($"{tooLarge} {maxBytes} bytes");
             buffer.Write(chunk, 0, read);
         }
         return buffer.ToArray();
@@ -37,8 +40,15 @@ public static class ProfileInput
     /// <summary>Control characters would break the folded form's one-stack-a-line text; a frame name is only ever
     /// shown, so they become spaces.</summary>
     public static string FrameName(string name) =>
-        name.Any(char.IsControl) ? string.Create(name.Length, name, (span, s) =>
-        {
-            for (var i = 0; i < s.Length; i++) span[i] = char.IsControl(s[i]) ? ' ' : s[i];
-        }) : name;
+        name.Any(char.IsControl)
+            ? string.Create(
+                name.Length,
+                name,
+                (span, s) =>
+                {
+                    for (var i = 0; i < s.Length; i++)
+                        span[i] = char.IsControl(s[i]) ? ' ' : s[i];
+                }
+            )
+            : name;
 }

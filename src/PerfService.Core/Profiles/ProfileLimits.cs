@@ -5,6 +5,7 @@ namespace PerfService.Core.Profiles;
 public sealed record ProfileLimits
 {
     public long MaxBytes { get; init; } = 64L * 1024 * 1024;
+
     /// <summary>Distinct stacks after folding.</summary>
     public int MaxStacks { get; init; } = 200_000;
     public int MaxDepth { get; init; } = 1_024;

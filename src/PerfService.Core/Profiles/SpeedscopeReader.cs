@@ -25,7 +25,8 @@ public static class SpeedscopeReader
         using (document)
         {
             var root = document.RootElement;
-            if (root.ValueKind != JsonValueKind.Object) throw new ProfileFormatException("$: expected a speedscope object");
+            if (root.ValueKind != JsonValueKind.Object)
+                throw new ProfileFormatException("$: expected a speedscope object");
             var frames = Frames(root);
             if (!root.TryGetProperty("profiles", out var profiles) || profiles.ValueKind != JsonValueKind.Array)
                 throw new ProfileFormatException("$.profiles: expected an array of profiles");
@@ -34,7 +35,8 @@ public static class SpeedscopeReader
             foreach (var profile in profiles.EnumerateArray())
             {
                 var where = $"$.profiles[{index++}]";
-                if (profile.ValueKind != JsonValueKind.Object) throw new ProfileFormatException($"{where}: expected an object");
+                if (profile.ValueKind != JsonValueKind.Object)
+                    throw new ProfileFormatException($"{where}: expected an object");
                 var scale = Scale(profile, where);
                 switch (profile.TryGetProperty("type", out var type) ? type.GetString() : null)
                 {
@@ -56,14 +58,22 @@ public static class SpeedscopeReader
 
     private static List<string> Frames(JsonElement root)
     {
-        if (!root.TryGetProperty("shared", out var shared) || shared.ValueKind != JsonValueKind.Object
-            || !shared.TryGetProperty("frames", out var frames) || frames.ValueKind != JsonValueKind.Array)
+        if (
+            !root.TryGetProperty("shared", out var shared)
+            || shared.ValueKind != JsonValueKind.Object
+            || !shared.TryGetProperty("frames", out var frames)
+            || frames.ValueKind != JsonValueKind.Array
+        )
             throw new ProfileFormatException("$.shared.frames: expected an array of frames");
         var names = new List<string>(frames.GetArrayLength());
         var i = 0;
         foreach (var frame in frames.EnumerateArray())
         {
-            if (frame.ValueKind != JsonValueKind.Object || !frame.TryGetProperty("name", out var name) || name.ValueKind != JsonValueKind.String)
+            if (
+                frame.ValueKind != JsonValueKind.Object
+                || !frame.TryGetProperty("name", out var name)
+                || name.ValueKind != JsonValueKind.String
+            )
                 throw new ProfileFormatException($"$.shared.frames[{i}]: expected an object with a string \"name\"");
             names.Add(ProfileInput.FrameName(name.GetString()!));
             i++;
@@ -83,7 +93,14 @@ public static class SpeedscopeReader
             var other => throw new ProfileFormatException($"{where}.unit: unknown unit \"{other}\""),
         };
 
-    private static void Evented(JsonElement profile, string where, int frameCount, double scale, StackTree tree, ProfileLimits limits)
+    private static void Evented(
+        JsonElement profile,
+        string where,
+        int frameCount,
+        double scale,
+        StackTree tree,
+        ProfileLimits limits
+    )
     {
         var events = Array(profile, "events", where);
         var open = new Stack<(int Node, int Frame)>();
@@ -93,23 +110,30 @@ public static class SpeedscopeReader
         {
             var at = $"{where}.events[{i++}]";
             var frame = FrameIndex(e, "frame", at, frameCount);
-            var time = e.TryGetProperty("at", out var t) && t.TryGetDouble(out var d) && double.IsFinite(d)
-                ? d : throw new ProfileFormatException($"{at}.at: expected a number");
+            var time =
+                e.TryGetProperty("at", out var t) && t.TryGetDouble(out var d) && double.IsFinite(d)
+                    ? d
+                    : throw new ProfileFormatException($"{at}.at: expected a number");
             if (last is { } previous)
             {
-                if (time < previous) throw new ProfileFormatException($"{at}: time {time} is before the previous event's {previous}");
-                if (open.Count > 0) tree.Add(open.Peek().Node, (time - previous) * scale);
+                if (time < previous)
+                    throw new ProfileFormatException($"{at}: time {time} is before the previous event's {previous}");
+                if (open.Count > 0)
+                    tree.Add(open.Peek().Node, (time - previous) * scale);
             }
             last = time;
             switch (e.TryGetProperty("type", out var type) ? type.GetString() : null)
             {
                 case "O":
-                    if (open.Count >= limits.MaxDepth) throw new ProfileFormatException($"{at}: stack is deeper than {limits.MaxDepth} frames");
+                    if (open.Count >= limits.MaxDepth)
+                        throw new ProfileFormatException($"{at}: stack is deeper than {limits.MaxDepth} frames");
                     open.Push((tree.Child(open.Count == 0 ? StackTree.Root : open.Peek().Node, frame, at), frame));
                     break;
                 case "C":
                     if (open.Count == 0 || open.Peek().Frame != frame)
-                        throw new ProfileFormatException($"{at}: closes frame {frame}, which is not the innermost open frame");
+                        throw new ProfileFormatException(
+                            $"{at}: closes frame {frame}, which is not the innermost open frame"
+                        );
                     open.Pop();
                     break;
                 default:
@@ -118,38 +142,59 @@ public static class SpeedscopeReader
         }
     }
 
-    private static void Sampled(JsonElement profile, string where, int frameCount, double scale, StackTree tree, ProfileLimits limits)
+    private static void Sampled(
+        JsonElement profile,
+        string where,
+        int frameCount,
+        double scale,
+        StackTree tree,
+        ProfileLimits limits
+    )
     {
         var samples = Array(profile, "samples", where);
         JsonElement? weights = profile.TryGetProperty("weights", out var w) ? w : null;
-        if (weights is { } ws && (ws.ValueKind != JsonValueKind.Array || ws.GetArrayLength() != samples.GetArrayLength()))
-            throw new ProfileFormatException($"{where}.weights: expected one weight per sample ({samples.GetArrayLength()})");
+        if (
+            weights is { } ws
+            && (ws.ValueKind != JsonValueKind.Array || ws.GetArrayLength() != samples.GetArrayLength())
+        )
+            throw new ProfileFormatException(
+                $"{where}.weights: expected one weight per sample ({samples.GetArrayLength()})"
+            );
         var i = 0;
         foreach (var sample in samples.EnumerateArray())
         {
             var at = $"{where}.samples[{i}]";
-            if (sample.ValueKind != JsonValueKind.Array) throw new ProfileFormatException($"{at}: expected an array of frame indices");
-            if (sample.GetArrayLength() > limits.MaxDepth) throw new ProfileFormatException($"{at}: stack is {sample.GetArrayLength()} frames deep (at most {limits.MaxDepth})");
+            if (sample.ValueKind != JsonValueKind.Array)
+                throw new ProfileFormatException($"{at}: expected an array of frame indices");
+            if (sample.GetArrayLength() > limits.MaxDepth)
+                throw new ProfileFormatException(
+                    $"{at}: stack is {sample.GetArrayLength()} frames deep (at most {limits.MaxDepth})"
+                );
             var weight = 1.0;
             if (weights is { } all && !(all[i].TryGetDouble(out weight) && double.IsFinite(weight) && weight >= 0))
                 throw new ProfileFormatException($"{where}.weights[{i}]: expected a number of at least 0");
             var node = StackTree.Root;
             var depth = 0;
-            foreach (var frame in sample.EnumerateArray()) node = tree.Child(node, Index(frame, $"{at}[{depth++}]", frameCount), at);
-            if (node != StackTree.Root) tree.Add(node, weights is null ? 1 : weight * scale);
+            foreach (var frame in sample.EnumerateArray())
+                node = tree.Child(node, Index(frame, $"{at}[{depth++}]", frameCount), at);
+            if (node != StackTree.Root)
+                tree.Add(node, weights is null ? 1 : weight * scale);
             i++;
         }
     }
 
     private static JsonElement Array(JsonElement profile, string name, string where) =>
         profile.TryGetProperty(name, out var array) && array.ValueKind == JsonValueKind.Array
-            ? array : throw new ProfileFormatException($"{where}.{name}: expected an array");
+            ? array
+            : throw new ProfileFormatException($"{where}.{name}: expected an array");
 
     private static int FrameIndex(JsonElement e, string name, string at, int frameCount) =>
         e.ValueKind == JsonValueKind.Object && e.TryGetProperty(name, out var value)
-            ? Index(value, $"{at}.{name}", frameCount) : throw new ProfileFormatException($"{at}: expected an event with a \"{name}\"");
+            ? Index(value, $"{at}.{name}", frameCount)
+            : throw new ProfileFormatException($"{at}: expected an event with a \"{name}\"");
 
     private static int Index(JsonElement value, string at, int frameCount) =>
         value.ValueKind == JsonValueKind.Number && value.TryGetInt32(out var index) && index >= 0 && index < frameCount
-            ? index : throw new ProfileFormatException($"{at}: expected a frame index from 0 to {frameCount - 1}");
+            ? index
+            : throw new ProfileFormatException($"{at}: expected a frame index from 0 to {frameCount - 1}");
 }

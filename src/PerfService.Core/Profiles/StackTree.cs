@@ -14,8 +14,10 @@ internal sealed class StackTree(ProfileLimits limits)
 
     public int Child(int parent, int frame, string where)
     {
-        if (_children.TryGetValue((parent, frame), out var node)) return node;
-        if (_nodes.Count >= MaxNodes) throw new ProfileFormatException($"{where}: more than {MaxNodes} distinct call paths");
+        if (_children.TryGetValue((parent, frame), out var node))
+            return node;
+        if (_nodes.Count >= MaxNodes)
+            throw new ProfileFormatException($"{where}: more than {MaxNodes} distinct call paths");
         _nodes.Add((parent, frame));
         _weights.Add(0);
         return _children[(parent, frame)] = _nodes.Count - 1;
@@ -29,9 +31,11 @@ internal sealed class StackTree(ProfileLimits limits)
         for (var node = 0; node < _nodes.Count; node++)
         {
             var count = (long)Math.Round(_weights[node], MidpointRounding.AwayFromZero);
-            if (count <= 0) continue;
+            if (count <= 0)
+                continue;
             path.Clear();
-            for (var n = node; n != Root; n = _nodes[n].Parent) path.Add(frameNames[_nodes[n].Frame]);
+            for (var n = node; n != Root; n = _nodes[n].Parent)
+                path.Add(frameNames[_nodes[n].Frame]);
             path.Reverse();
             builder.Add(path, count, where);
         }

@@ -1,5 +1,6 @@
 using PerfService.Core.Comparison;
 using PerfService.Core.Targets;
+
 namespace PerfService.Core.Reports;
 
 /// <summary>One table row of the comment: a benchmark comparison or a target.</summary>
@@ -15,15 +16,24 @@ internal static class CommentItems
     {
         var rows = report.Rows;
         var regressions = rows.Where(r => r.Outcome == Outcome.Regression)
-            .OrderBy(r => r.Acknowledged).ThenByDescending(Size).ThenBy(Key, StringComparer.Ordinal);
-        var failed = report.Targets.Where(t => t.State == TargetStatus.Fail)
-            .OrderBy(t => t.Acknowledged).ThenBy(t => t.Name, StringComparer.Ordinal).ThenBy(t => t.Profile, StringComparer.Ordinal);
+            .OrderBy(r => r.Acknowledged)
+            .ThenByDescending(Size)
+            .ThenBy(Key, StringComparer.Ordinal);
+        var failed = report
+            .Targets.Where(t => t.State == TargetStatus.Fail)
+            .OrderBy(t => t.Acknowledged)
+            .ThenBy(t => t.Name, StringComparer.Ordinal)
+            .ThenBy(t => t.Profile, StringComparer.Ordinal);
         var improvements = rows.Where(r => r.Outcome == Outcome.Improvement)
-            .OrderByDescending(Size).ThenBy(Key, StringComparer.Ordinal);
+            .OrderByDescending(Size)
+            .ThenBy(Key, StringComparer.Ordinal);
         var others = rows.Where(r => r.Outcome is Outcome.Inconclusive or Outcome.NoChange)
-            .OrderBy(r => r.Outcome == Outcome.NoChange).ThenBy(Key, StringComparer.Ordinal);
-        var otherTargets = report.Targets.Where(t => t.State != TargetStatus.Fail)
-            .OrderBy(t => t.Name, StringComparer.Ordinal).ThenBy(t => t.Profile, StringComparer.Ordinal);
+            .OrderBy(r => r.Outcome == Outcome.NoChange)
+            .ThenBy(Key, StringComparer.Ordinal);
+        var otherTargets = report
+            .Targets.Where(t => t.State != TargetStatus.Fail)
+            .OrderBy(t => t.Name, StringComparer.Ordinal)
+            .ThenBy(t => t.Profile, StringComparer.Ordinal);
 
         return
         [

@@ -16,27 +16,40 @@ internal static class CommentSubmitted
 
     public static void Heading(StringBuilder sb, PullRequestReport report)
     {
-        if (!report.FromSubmissions) return;
+        if (!report.FromSubmissions)
+            return;
         sb.Append("Results posted by a CI job, not measured by PerfService's agents (status ")
-            .Append(Context(report)).Append(").\n\n");
+            .Append(Context(report))
+            .Append(").\n\n");
     }
 
     public static void Section(StringBuilder sb, PullRequestReport report)
     {
-        if (report.Submitted is not { } submitted) return;
+        if (report.Submitted is not { } submitted)
+            return;
         sb.Append("#### Submitted from CI\n\n")
-            .Append("Posted by a CI job, not measured by PerfService's agents: they do not count in the verdict above (status ")
-            .Append(Context(submitted)).Append(").\n\n");
+            .Append(
+                "Posted by a CI job, not measured by PerfService's agents: they do not count in the verdict above (status "
+            )
+            .Append(Context(submitted))
+            .Append(").\n\n");
         var counts = submitted.Summary.Total;
         sb.Append(counts.IsEmpty ? "No results yet" : $"**{counts.Describe()}**")
-            .Append(" · head ").Append(MarkdownText.Code(Short(submitted.HeadCommit))).Append("\n\n");
-        var changes = submitted.Rows.Where(r => r.Outcome is Outcome.Regression or Outcome.Improvement)
-            .OrderByDescending(r => Math.Abs(r.Change ?? 0)).ToList();
+            .Append(" · head ")
+            .Append(MarkdownText.Code(Short(submitted.HeadCommit)))
+            .Append("\n\n");
+        var changes = submitted
+            .Rows.Where(r => r.Outcome is Outcome.Regression or Outcome.Improvement)
+            .OrderByDescending(r => Math.Abs(r.Change ?? 0))
+            .ToList();
         CommentTables.Changes(sb, changes.Take(MaxRows).ToList());
-        if (changes.Count > MaxRows) sb.Append("_… and ").Append(changes.Count - MaxRows).Append(" more changes: see the dashboard._\n\n");
+        if (changes.Count > MaxRows)
+            sb.Append("_… and ").Append(changes.Count - MaxRows).Append(" more changes: see the dashboard._\n\n");
     }
 
     // The context is fixed words around the project's slug: a code span whenever the slug makes one.
     private static string Context(PullRequestReport report) =>
-        MarkdownText.Code(report.Project).StartsWith('`') ? $"`{report.StatusContext}`" : MarkdownText.Escape(report.StatusContext);
+        MarkdownText.Code(report.Project).StartsWith('`')
+            ? $"`{report.StatusContext}`"
+            : MarkdownText.Escape(report.StatusContext);
 }

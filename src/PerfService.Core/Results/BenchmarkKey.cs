@@ -13,12 +13,14 @@ public static class BenchmarkKey
             sb.Append('(');
             for (var i = 0; i < parameters.Count; i++)
             {
-                if (i > 0) sb.Append(", ");
+                if (i > 0)
+                    sb.Append(", ");
                 sb.Append(parameters[i].Key).Append('=').Append(parameters[i].Value);
             }
             sb.Append(')');
         }
-        if (!string.IsNullOrEmpty(job)) sb.Append(" [").Append(job).Append(']');
+        if (!string.IsNullOrEmpty(job))
+            sb.Append(" [").Append(job).Append(']');
         return sb.ToString();
     }
 }

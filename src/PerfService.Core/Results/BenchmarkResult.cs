@@ -21,7 +21,8 @@ public sealed record BenchmarkResult
     public required string Unit { get; init; }
     public Direction Direction { get; init; }
 
-    /// <summary>The central value (the harness's mean, or the median where it gives no mean). Null when failed.</summary>
+    /// <summary>The central value (the harness's mean, or the median where it gives no mean). Null when
+    /// failed.</summary>
     public double? Value { get; init; }
 
     public Summary? Summary { get; init; }

@@ -14,16 +14,36 @@ public static class Glob
 
     public static bool IsMatch(string pattern, string text)
     {
-        int p = 0, t = 0, star = -1, resume = 0;
+        int p = 0,
+            t = 0,
+            star = -1,
+            resume = 0;
         while (t < text.Length)
         {
-            if (p < pattern.Length && pattern[p] == '*') { star = p++; resume = t; }
-            else if (p < pattern.Length && (pattern[p] == '?' || char.ToUpperInvariant(pattern[p]) == char.ToUpperInvariant(text[t]))) { p++; t++; }
+            if (p < pattern.Length && pattern[p] == '*')
+            {
+                star = p++;
+                resume = t;
+            }
+            else if (
+                p < pattern.Length
+                && (pattern[p] == '?' || char.ToUpperInvariant(pattern[p]) == char.ToUpperInvariant(text[t]))
+            )
+            {
+                p++;
+                t++;
+            }
             // Let the last star swallow one more character and retry from there.
-            else if (star >= 0) { p = star + 1; t = ++resume; }
-            else return false;
+            else if (star >= 0)
+            {
+                p = star + 1;
+                t = ++resume;
+            }
+            else
+                return false;
         }
-        while (p < pattern.Length && pattern[p] == '*') p++;
+        while (p < pattern.Length && pattern[p] == '*')
+            p++;
         return p == pattern.Length;
     }
 }

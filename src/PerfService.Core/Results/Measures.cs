@@ -8,14 +8,18 @@ public static class Measures
 {
     /// <summary>Time per operation, in nanoseconds.</summary>
     public const string Time = "time";
+
     /// <summary>Bytes allocated per operation.</summary>
     public const string Allocated = "alloc";
+
     /// <summary>Allocations (count) per operation, Go's allocs/op.</summary>
     public const string Allocations = "allocs";
+
     /// <summary>GC collections per 1000 operations (BenchmarkDotNet's memory diagnoser).</summary>
     public const string Gen0 = "gen0";
     public const string Gen1 = "gen1";
     public const string Gen2 = "gen2";
+
     /// <summary>Throughput: elements or bytes per second (criterion), MB/s (Go).</summary>
     public const string Throughput = "throughput";
 

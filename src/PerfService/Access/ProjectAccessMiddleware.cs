@@ -20,7 +20,8 @@ public static class ProjectAccessMiddleware
 
     /// <summary>The project the route named, checked; only on routes with a project-owned parameter.</summary>
     public static ResolvedProject Project(this HttpContext http) =>
-        http.Items[_key] as ResolvedProject ?? throw new InvalidOperationException("this route names no project-owned resource");
+        http.Items[_key] as ResolvedProject
+        ?? throw new InvalidOperationException("this route names no project-owned resource");
 
     private static async Task CheckAsync(HttpContext http, RequestDelegate next)
     {
@@ -34,9 +35,12 @@ public static class ProjectAccessMiddleware
         var acting = !(HttpMethods.IsGet(http.Request.Method) || HttpMethods.IsHead(http.Request.Method));
         foreach (var parameter in ProjectResources.Owned)
         {
-            if (values[parameter]?.ToString() is not { } value) continue;
+            if (values[parameter]?.ToString() is not { } value)
+                continue;
             var project = await ProjectResources.ResolveAsync(db, parameter, value, http.RequestAborted);
-            var decision = project is null ? AccessDecision.Hidden : ProjectAccess.Decide(http.User, project.Id, project.IsPublic, acting);
+            var decision = project is null
+                ? AccessDecision.Hidden
+                : ProjectAccess.Decide(http.User, project.Id, project.IsPublic, acting);
             if (decision != AccessDecision.Allowed)
             {
                 await RefuseAsync(http, decision, parameter, value);
@@ -50,9 +54,14 @@ public static class ProjectAccessMiddleware
     private static Task RefuseAsync(HttpContext http, AccessDecision decision, string parameter, string value)
     {
         var what = parameter == ProjectResources.Slug ? $"project '{value}'" : $"{parameter[..^2]} {value}";
-        var (status, title, detail) = decision == AccessDecision.Hidden
-            ? (StatusCodes.Status404NotFound, "Not found", $"{what} does not exist or is not visible to this token")
-            : (StatusCodes.Status403Forbidden, "Forbidden", $"this token is bound to another project and may not act on {what}");
+        var (status, title, detail) =
+            decision == AccessDecision.Hidden
+                ? (StatusCodes.Status404NotFound, "Not found", $"{what} does not exist or is not visible to this token")
+                : (
+                    StatusCodes.Status403Forbidden,
+                    "Forbidden",
+                    $"this token is bound to another project and may not act on {what}"
+                );
         http.Response.StatusCode = status;
         return Results.Problem(statusCode: status, title: title, detail: detail).ExecuteAsync(http);
     }

@@ -29,10 +29,21 @@ public static class ProjectResources
     /// </summary>
     public static readonly string[] Unowned = ["pr", "path", "agentId"];
 
-    public static Task<ResolvedProject?> ResolveAsync(PerfDbContext db, string parameter, string value, CancellationToken ct)
+    public static Task<ResolvedProject?> ResolveAsync(
+        PerfDbContext db,
+        string parameter,
+        string value,
+        CancellationToken ct
+    )
     {
-        if (parameter == Slug) return db.Projects.AsNoTracking().Where(p => p.Slug == value).Select(p => new ResolvedProject(p.Id, p.Slug, p.IsPublic)).FirstOrDefaultAsync(ct);
-        if (!long.TryParse(value, out var id)) return Task.FromResult<ResolvedProject?>(null);
+        if (parameter == Slug)
+            return db
+                .Projects.AsNoTracking()
+                .Where(p => p.Slug == value)
+                .Select(p => new ResolvedProject(p.Id, p.Slug, p.IsPublic))
+                .FirstOrDefaultAsync(ct);
+        if (!long.TryParse(value, out var id))
+            return Task.FromResult<ResolvedProject?>(null);
         IQueryable<long> owner = parameter switch
         {
             RunId => db.Runs.Where(r => r.Id == id).Select(r => r.ProjectId),
@@ -40,8 +51,16 @@ public static class ProjectResources
             JobId => db.Jobs.Where(j => j.Id == id).Select(j => j.ProjectId),
             AlertGroupId => db.AlertGroups.Where(g => g.Id == id).Select(g => g.ProjectId),
             CpuProfileId => db.CpuProfiles.Where(p => p.Id == id).Select(p => p.ProjectId),
-            _ => throw new ArgumentOutOfRangeException(nameof(parameter), parameter, "not a project-owned route parameter"),
+            _ => throw new ArgumentOutOfRangeException(
+                nameof(parameter),
+                parameter,
+                "not a project-owned route parameter"
+            ),
         };
-        return db.Projects.AsNoTracking().Where(p => owner.Contains(p.Id)).Select(p => new ResolvedProject(p.Id, p.Slug, p.IsPublic)).FirstOrDefaultAsync(ct);
+        return db
+            .Projects.AsNoTracking()
+            .Where(p => owner.Contains(p.Id))
+            .Select(p => new ResolvedProject(p.Id, p.Slug, p.IsPublic))
+            .FirstOrDefaultAsync(ct);
     }
 }

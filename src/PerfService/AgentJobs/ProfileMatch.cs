@@ -22,7 +22,8 @@ public static partial class ProfileMatch
     }
 
     // "Intel(R) Core(TM) i7-4790K CPU @ 4.00GHz" must match "Intel Core i7-4790K".
-    private static string Normalize(string s) => Spaces().Replace(Marks().Replace(s.ToLowerInvariant(), " "), " ").Trim();
+    private static string Normalize(string s) =>
+        Spaces().Replace(Marks().Replace(s.ToLowerInvariant(), " "), " ").Trim();
 
     [GeneratedRegex(@"\((r|tm)\)|\bcpu\b|@.*$")]
     private static partial Regex Marks();

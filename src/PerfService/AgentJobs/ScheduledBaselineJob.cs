@@ -19,23 +19,48 @@ public sealed class ScheduledBaselineJob(PerfDbContext db, JobScheduler schedule
             var head = await HeadAsync(project.RepositoryUrl!, project.DefaultBranch, ct);
             if (head is null)
             {
-                logger.LogWarning("Scheduled baseline of {Project}: cannot read {Branch} of {Url}", project.Slug, project.DefaultBranch, Projects.RepositoryUrl.Redact(project.RepositoryUrl));
+                logger.LogWarning(
+                    "Scheduled baseline of {Project}: cannot read {Branch} of {Url}",
+                    project.Slug,
+                    project.DefaultBranch,
+                    Projects.RepositoryUrl.Redact(project.RepositoryUrl)
+                );
                 continue;
             }
-            if (await db.Jobs.AnyAsync(j => j.ProjectId == project.Id && j.Commit == head && j.PullRequest == null && j.Kind != JobKind.Profile && j.State != JobState.Cancelled, ct))
+            if (
+                await db.Jobs.AnyAsync(
+                    j =>
+                        j.ProjectId == project.Id
+                        && j.Commit == head
+                        && j.PullRequest == null
+                        && j.Kind != JobKind.Profile
+                        && j.State != JobState.Cancelled,
+                    ct
+                )
+            )
                 continue;
-            var jobs = await scheduler.EnqueueAsync(new JobRequest(project.Slug, head, Branch: project.DefaultBranch, Kind: JobKind.Baseline), ct);
-            logger.LogInformation("Scheduled baseline of {Project} at {Commit}: {Count} jobs", project.Slug, head, jobs.Count);
+            var jobs = await scheduler.EnqueueAsync(
+                new JobRequest(project.Slug, head, Branch: project.DefaultBranch, Kind: JobKind.Baseline),
+                ct
+            );
+            logger.LogInformation(
+                "Scheduled baseline of {Project} at {Commit}: {Count} jobs",
+                project.Slug,
+                head,
+                jobs.Count
+            );
         }
     }
 
-    /// <summary>A remote that never answers (a network that drops packets) must not hold a background worker for good.</summary>
+    /// <summary>A remote that never answers (a network that drops packets) must not hold a background worker for
+    /// good.</summary>
     private static readonly TimeSpan _lsRemoteTimeout = TimeSpan.FromSeconds(60);
 
     internal static async Task<string?> HeadAsync(string url, string branch, CancellationToken ct)
     {
         var info = new ProcessStartInfo("git") { RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var a in new[] { "ls-remote", "--", url, $"refs/heads/{branch}" }) info.ArgumentList.Add(a);
+        foreach (var a in new[] { "ls-remote", "--", url, $"refs/heads/{branch}" })
+            info.ArgumentList.Add(a);
         info.Environment["GIT_TERMINAL_PROMPT"] = "0";
         info.Environment["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes"; // never wait for a password either
         Process git;

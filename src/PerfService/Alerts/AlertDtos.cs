@@ -1,16 +1,40 @@
 namespace PerfService.Alerts;
 
-public sealed record AlertDto(long Id, string Project, string Kind, string State, long? BenchmarkId, string? Benchmark, string? Measure,
-    string? Profile, long? RunId, string? FromCommit, string? ToCommit, string Summary, string? IssueUrl,
-    DateTimeOffset CreatedAt, DateTimeOffset UpdatedAt, long? GroupId = null, double? Change = null);
+public sealed record AlertDto(
+    long Id,
+    string Project,
+    string Kind,
+    string State,
+    long? BenchmarkId,
+    string? Benchmark,
+    string? Measure,
+    string? Profile,
+    long? RunId,
+    string? FromCommit,
+    string? ToCommit,
+    string Summary,
+    string? IssueUrl,
+    DateTimeOffset CreatedAt,
+    DateTimeOffset UpdatedAt,
+    long? GroupId = null,
+    double? Change = null
+);
 
-public sealed record AlertEventDto(long Id, string? FromState, string ToState, string Actor, string? Reason, DateTimeOffset At);
+public sealed record AlertEventDto(
+    long Id,
+    string? FromState,
+    string ToState,
+    string Actor,
+    string? Reason,
+    DateTimeOffset At
+);
 
 public sealed record AlertDetailDto(AlertDto Alert, IReadOnlyList<AlertEventDto> Events);
 
 /// <summary>
 /// Triage of an alert or a whole group: <paramref name="State"/> is active, acknowledged, invalid or fixed;
-/// <paramref name="IssueUrl"/> an absolute http(s) URL, or an issue number ("123" or "#123") of the project's GitHub repository.
+/// <paramref name="IssueUrl"/> an absolute http(s) URL, or an issue number ("123" or "#123") of the project's GitHub
+/// repository.
 /// </summary>
 public sealed record AlertStateRequest(string? State, string? Reason, string? IssueUrl);
 
@@ -18,9 +42,23 @@ public sealed record AlertStateRequest(string? State, string? Reason, string? Is
 /// Alerts of one project whose commit ranges overlap, triaged as one: the range (after <paramref name="FromCommit"/>
 /// up to <paramref name="ToCommit"/>), what it covers, and the largest and median relative change of its members.
 /// </summary>
-public sealed record AlertGroupDto(long Id, string Project, string State, string Scope, string? FromCommit, string? ToCommit,
-    int Members, IReadOnlyList<string> Kinds, IReadOnlyList<AlertGroupBenchmarkDto> Benchmarks, IReadOnlyList<string> Profiles,
-    double? LargestChange, double? MedianChange, string? IssueUrl, DateTimeOffset CreatedAt, DateTimeOffset UpdatedAt);
+public sealed record AlertGroupDto(
+    long Id,
+    string Project,
+    string State,
+    string Scope,
+    string? FromCommit,
+    string? ToCommit,
+    int Members,
+    IReadOnlyList<string> Kinds,
+    IReadOnlyList<AlertGroupBenchmarkDto> Benchmarks,
+    IReadOnlyList<string> Profiles,
+    double? LargestChange,
+    double? MedianChange,
+    string? IssueUrl,
+    DateTimeOffset CreatedAt,
+    DateTimeOffset UpdatedAt
+);
 
 public sealed record AlertGroupBenchmarkDto(long Id, string Key, string? Measure);
 

@@ -22,14 +22,21 @@ public static class AlertsApi
         var alerts = api.MapGroup("/alerts").WithTags("Alerts");
         alerts.MapGet("", AlertsEndpoints.List).WithSummary("List alerts, newest first");
         alerts.MapGet("/{alertId:long}", AlertsEndpoints.Get).WithSummary("Get an alert with its history");
-        alerts.MapPost("/{alertId:long}/state", AlertsEndpoints.SetState).RequireAuthorization(Scopes.Read)
+        alerts
+            .MapPost("/{alertId:long}/state", AlertsEndpoints.SetState)
+            .RequireAuthorization(Scopes.Read)
             .WithSummary("Triage an alert: acknowledge, mark invalid or fixed, or reopen");
 
-        api.MapGet("/projects/{slug}/alert-groups", AlertGroupsEndpoints.List).WithTags("Alerts")
+        api.MapGet("/projects/{slug}/alert-groups", AlertGroupsEndpoints.List)
+            .WithTags("Alerts")
             .WithSummary("Alert groups of a project: alerts whose commit ranges overlap, newest first");
         var groups = api.MapGroup("/alert-groups").WithTags("Alerts");
-        groups.MapGet("/{alertGroupId:long}", AlertGroupsEndpoints.Get).WithSummary("An alert group with its member alerts");
-        groups.MapPost("/{alertGroupId:long}/state", AlertGroupsEndpoints.SetState).RequireAuthorization(Scopes.Read)
+        groups
+            .MapGet("/{alertGroupId:long}", AlertGroupsEndpoints.Get)
+            .WithSummary("An alert group with its member alerts");
+        groups
+            .MapPost("/{alertGroupId:long}/state", AlertGroupsEndpoints.SetState)
+            .RequireAuthorization(Scopes.Read)
             .WithSummary("Triage every member of an alert group at once");
         return api;
     }

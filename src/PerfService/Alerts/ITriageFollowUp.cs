@@ -2,7 +2,8 @@ namespace PerfService.Alerts;
 
 /// <summary>
 /// What happens after people triaged alerts (the change is already committed): the pull-request feature re-publishes
-/// the comment and check of the pull requests those alerts belong to (acknowledging a regression turns the check green).
+/// the comment and check of the pull requests those alerts belong to (acknowledging a regression turns the check
+/// green).
 /// Alerts cannot call that feature itself, which opens alerts through them. One that throws is logged and does not
 /// undo the change.
 /// </summary>

@@ -15,11 +15,16 @@ public static class OpenAlertFilter
 
     public static IQueryable<Alert> WhereOpen(this IQueryable<Alert> alerts) => alerts.Where(Open<Alert>(a => a.State));
 
-    public static IQueryable<AlertGroup> WhereOpen(this IQueryable<AlertGroup> groups) => groups.Where(Open<AlertGroup>(g => g.State));
+    public static IQueryable<AlertGroup> WhereOpen(this IQueryable<AlertGroup> groups) =>
+        groups.Where(Open<AlertGroup>(g => g.State));
 
     // "state = 'Active' OR state = 'Acknowledged'" with the states as constants, the SQL a hand-written filter gives
     // (a captured array would become a parameter and change the plans the hot-query tests assert).
     private static Expression<Func<T, bool>> Open<T>(Expression<Func<T, AlertState>> state) =>
         Expression.Lambda<Func<T, bool>>(
-            s_open.Select(s => (Expression)Expression.Equal(state.Body, Expression.Constant(s))).Aggregate(Expression.OrElse), state.Parameters);
+            s_open
+                .Select(s => (Expression)Expression.Equal(state.Body, Expression.Constant(s)))
+                .Aggregate(Expression.OrElse),
+            state.Parameters
+        );
 }

@@ -1,15 +1,16 @@
 using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
+using PerfService.Core.Contracts;
 using PerfService.Core.Results;
 using PerfService.Data;
 using PerfService.Data.Entities;
-using PerfService.Core.Contracts;
 using PerfService.Hosting.Telemetry;
 
 namespace PerfService.Analysis;
 
 /// <summary>What one analysis did with one run.</summary>
-/// <param name="Outcome">"analysed", or why the run's series were left alone ("not_default_branch", "profile_mismatch", "disturbed").</param>
+/// <param name="Outcome">"analysed", or why the run's series were left alone ("not_default_branch", "profile_mismatch",
+/// "disturbed").</param>
 public sealed record RunAnalysed(long RunId, DateTimeOffset StoredAt, int Series, string Outcome);
 
 /// <summary>A waiting run a consumer holds, with the trace context of the ingest that queued it.</summary>
@@ -22,7 +23,14 @@ public sealed record ClaimedRun(long RunId, string? TraceParent);
 /// series of all the runs are updated per project × profile × branch in one update each, so several runs of a series
 /// cost one update of it. Verdicts, series states and alerts of the whole batch commit together or not at all.
 /// </summary>
-public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, ChangePointUpdater changePoints, JobQueue jobQueue, TimeProvider time, ILogger<AnalysisBatch> logger)
+public sealed class AnalysisBatch(
+    PerfDbContext db,
+    TargetChecker targets,
+    ChangePointUpdater changePoints,
+    JobQueue jobQueue,
+    TimeProvider time,
+    ILogger<AnalysisBatch> logger
+)
 {
     /// <summary>
     /// Claims up to <paramref name="maxRuns"/> waiting runs, oldest first, in the caller's transaction. Left to be
@@ -30,31 +38,47 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
     /// pull-request runs still to join their submitted job (that takes the pull request's lock and commits on its own).
     /// </summary>
     public async Task<IReadOnlyList<ClaimedRun>> ClaimAsync(int maxRuns, CancellationToken ct) =>
-        await db.Database.SqlQuery<ClaimedRun>($"""
-            SELECT q.run_id, q.trace_parent FROM analysis_queue q JOIN runs r ON r.id = q.run_id
-            WHERE q.parked_at IS NULL AND q.failed_batches = 0
-              AND NOT (r.pull_request IS NOT NULL AND r.job_id IS NULL AND r.role = {RunRole.Head.Name()})
-            ORDER BY q.run_id
-            LIMIT {maxRuns}
-            FOR UPDATE OF q SKIP LOCKED
-            """).ToListAsync(ct);
+        await db
+            .Database.SqlQuery<ClaimedRun>(
+                $"""
+                SELECT q.run_id, q.trace_parent FROM analysis_queue q JOIN runs r ON r.id = q.run_id
+                WHERE q.parked_at IS NULL AND q.failed_batches = 0
+                  AND NOT (r.pull_request IS NOT NULL AND r.job_id IS NULL AND r.role = {RunRole.Head.Name()})
+                ORDER BY q.run_id
+                LIMIT {maxRuns}
+                FOR UPDATE OF q SKIP LOCKED
+                """
+            )
+            .ToListAsync(ct);
 
-    /// <summary>Claims one given run unless another consumer holds it, it is parked, or it is analysed already.</summary>
+    /// <summary>Claims one given run unless another consumer holds it, it is parked, or it is analysed
+    /// already.</summary>
     public async Task<IReadOnlyList<ClaimedRun>> ClaimOneAsync(long runId, CancellationToken ct) =>
-        await db.Database.SqlQuery<ClaimedRun>($"""
-            SELECT run_id, trace_parent FROM analysis_queue WHERE run_id = {runId} AND parked_at IS NULL FOR UPDATE SKIP LOCKED
-            """).ToListAsync(ct);
+        await db
+            .Database.SqlQuery<ClaimedRun>(
+                $"""
+                SELECT run_id, trace_parent FROM analysis_queue WHERE run_id = {runId} AND parked_at IS NULL FOR UPDATE SKIP LOCKED
+                """
+            )
+            .ToListAsync(ct);
 
     /// <summary>Claims the next batch and analyses it; empty when nothing is waiting. <paramref name="claimed"/> sees
     /// the runs as soon as they are claimed, so the caller knows them when the analysis fails.</summary>
-    public Task<IReadOnlyList<RunAnalysed>> AnalyseNextAsync(int maxRuns, Action<IReadOnlyList<ClaimedRun>> claimed, CancellationToken ct) =>
-        AnalyseAsync(ct => ClaimAsync(maxRuns, ct), claimed, ct);
+    public Task<IReadOnlyList<RunAnalysed>> AnalyseNextAsync(
+        int maxRuns,
+        Action<IReadOnlyList<ClaimedRun>> claimed,
+        CancellationToken ct
+    ) => AnalyseAsync(ct => ClaimAsync(maxRuns, ct), claimed, ct);
 
     /// <summary>Analyses one run alone; empty when it is no longer waiting or another consumer holds it.</summary>
-    public Task<IReadOnlyList<RunAnalysed>> AnalyseOneAsync(long runId, CancellationToken ct) => AnalyseAsync(ct => ClaimOneAsync(runId, ct), _ => { }, ct);
+    public Task<IReadOnlyList<RunAnalysed>> AnalyseOneAsync(long runId, CancellationToken ct) =>
+        AnalyseAsync(ct => ClaimOneAsync(runId, ct), _ => { }, ct);
 
-    private async Task<IReadOnlyList<RunAnalysed>> AnalyseAsync(Func<CancellationToken, Task<IReadOnlyList<ClaimedRun>>> claim,
-        Action<IReadOnlyList<ClaimedRun>> claimed, CancellationToken ct)
+    private async Task<IReadOnlyList<RunAnalysed>> AnalyseAsync(
+        Func<CancellationToken, Task<IReadOnlyList<ClaimedRun>>> claim,
+        Action<IReadOnlyList<ClaimedRun>> claimed,
+        CancellationToken ct
+    )
     {
         await using var tx = await db.Database.BeginTransactionAsync(ct);
         var runs = await claim(ct);
@@ -68,24 +92,40 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         var batch = runs.Select(r => r.RunId).ToArray();
         var (analysed, bisecting) = await AnalyseRunsAsync(batch, ct);
         var now = time.GetUtcNow();
-        await db.Runs.Where(r => batch.Contains(r.Id) && r.AnalysedAt == null).ExecuteUpdateAsync(s => s.SetProperty(r => r.AnalysedAt, now), ct);
+        await db
+            .Runs.Where(r => batch.Contains(r.Id) && r.AnalysedAt == null)
+            .ExecuteUpdateAsync(s => s.SetProperty(r => r.AnalysedAt, now), ct);
         await db.AnalysisQueue.Where(q => batch.Contains(q.RunId)).ExecuteDeleteAsync(ct);
         await tx.CommitAsync(ct);
-        if (bisecting) await jobQueue.NotifyAsync(ct);
+        if (bisecting)
+            await jobQueue.NotifyAsync(ct);
         return analysed;
     }
 
-    private async Task<(List<RunAnalysed> Analysed, bool Bisecting)> AnalyseRunsAsync(long[] runIds, CancellationToken ct)
+    private async Task<(List<RunAnalysed> Analysed, bool Bisecting)> AnalyseRunsAsync(
+        long[] runIds,
+        CancellationToken ct
+    )
     {
         var runs = await db.Runs.AsNoTracking().Where(r => runIds.Contains(r.Id)).OrderBy(r => r.Id).ToListAsync(ct);
         var projectIds = runs.Select(r => r.ProjectId).Distinct().ToList();
-        var projects = await db.Projects.AsNoTracking().Where(p => projectIds.Contains(p.Id)).ToDictionaryAsync(p => p.Id, ct);
+        var projects = await db
+            .Projects.AsNoTracking()
+            .Where(p => projectIds.Contains(p.Id))
+            .ToDictionaryAsync(p => p.Id, ct);
         var profileIds = runs.Select(r => r.ProfileId).Distinct().ToList();
-        var profiles = await db.Profiles.AsNoTracking().Where(p => profileIds.Contains(p.Id)).ToDictionaryAsync(p => p.Id, p => p.Name, ct);
+        var profiles = await db
+            .Profiles.AsNoTracking()
+            .Where(p => profileIds.Contains(p.Id))
+            .ToDictionaryAsync(p => p.Id, p => p.Name, ct);
         var branchIds = runs.Where(r => r.BranchId != null).Select(r => r.BranchId!.Value).Distinct().ToList();
-        var defaultBranches = await db.Branches.AsNoTracking()
-            .Where(b => branchIds.Contains(b.Id) && b.Project!.DefaultBranch == b.Name).Select(b => b.Id).ToListAsync(ct);
-        // Samples only where targets are judged (a target's confidence uses them): change points take one value per result.
+        var defaultBranches = await db
+            .Branches.AsNoTracking()
+            .Where(b => branchIds.Contains(b.Id) && b.Project!.DefaultBranch == b.Name)
+            .Select(b => b.Id)
+            .ToListAsync(ct);
+        // Samples only where targets are judged (a target's confidence uses them): change points take one value per
+        // result.
         var judged = await targets.RunsWithTargetsAsync(runs, ct);
         var results = (await RunResults.LoadAsync(db, runIds, ct, judged)).ToLookup(r => r.RunId);
 
@@ -98,9 +138,14 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
             var profile = profiles[run.ProfileId];
             var own = results[run.Id].ToList();
             // Most runs have no target: asking again per run was a query each.
-            if (judged.Contains(run.Id)) await targets.CheckAsync(run, profile, own, ct);
+            if (judged.Contains(run.Id))
+                await targets.CheckAsync(run, profile, own, ct);
 
-            var onDefaultBranch = run.BranchId is { } branchId && run.Role == RunRole.Head && run.PullRequest is null && defaultBranches.Contains(branchId);
+            var onDefaultBranch =
+                run.BranchId is { } branchId
+                && run.Role == RunRole.Head
+                && run.PullRequest is null
+                && defaultBranches.Contains(branchId);
             if (!onDefaultBranch)
             {
                 analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, 0, "not_default_branch"));
@@ -124,12 +169,29 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
             }
             // Every result the series reads hold (a value), so that what arrives and what is read agree.
             var points = own.Where(r => r.Result.Value is not null).ToList();
-            var mine = points.Select(r => new ChangePointUpdater.SeriesId(project.Id, r.BenchmarkId, r.MeasureId,
-                run.ProfileId, run.BranchId!.Value, r.Result.Direction == Direction.LowerIsBetter, $"{r.Result.Key} {r.Result.Measure} on {profile}")).ToList();
+            var mine = points
+                .Select(r => new ChangePointUpdater.SeriesId(
+                    project.Id,
+                    r.BenchmarkId,
+                    r.MeasureId,
+                    run.ProfileId,
+                    run.BranchId!.Value,
+                    r.Result.Direction == Direction.LowerIsBetter,
+                    $"{r.Result.Key} {r.Result.Measure} on {profile}"
+                ))
+                .ToList();
             series.AddRange(mine);
             // A run analysed before (queued again by a retried post) brings nothing new: its points were fed then.
             if (run.AnalysedAt is null)
-                arriving.AddRange(points.Select(r => (run.ProfileId, run.BranchId!.Value, new ChangePointUpdater.Arrival(r.BenchmarkId, r.MeasureId, run.Id, r.ResultId))));
+                arriving.AddRange(
+                    points.Select(r =>
+                        (
+                            run.ProfileId,
+                            run.BranchId!.Value,
+                            new ChangePointUpdater.Arrival(r.BenchmarkId, r.MeasureId, run.Id, r.ResultId)
+                        )
+                    )
+                );
             analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, mine.Count, "analysed"));
         }
 
@@ -137,7 +199,12 @@ public sealed class AnalysisBatch(PerfDbContext db, TargetChecker targets, Chang
         // inside), so concurrent batches lock series states in the same global order and never deadlock.
         var bisecting = false;
         var arrivals = arriving.ToLookup(a => (a.ProfileId, a.BranchId), a => a.Point);
-        foreach (var group in series.GroupBy(s => (s.ProfileId, s.BranchId)).OrderBy(g => g.Key.ProfileId).ThenBy(g => g.Key.BranchId))
+        foreach (
+            var group in series
+                .GroupBy(s => (s.ProfileId, s.BranchId))
+                .OrderBy(g => g.Key.ProfileId)
+                .ThenBy(g => g.Key.BranchId)
+        )
             bisecting |= await changePoints.UpdateInTransactionAsync(group.ToList(), arrivals[group.Key].ToList(), ct);
         return (analysed, bisecting);
     }

@@ -9,12 +9,14 @@ using PerfService.PullRequests;
 
 namespace PerfService.Analysis;
 
-/// <summary>What one consumer step did: runs analysed, and analyses that failed (the run stays queued or is parked).</summary>
+/// <summary>What one consumer step did: runs analysed, and analyses that failed (the run stays queued or is
+/// parked).</summary>
 public readonly record struct AnalysisStep(int Analysed, int Failed)
 {
     public bool TookAny => Analysed + Failed > 0;
 
-    public static AnalysisStep operator +(AnalysisStep a, AnalysisStep b) => new(a.Analysed + b.Analysed, a.Failed + b.Failed);
+    public static AnalysisStep operator +(AnalysisStep a, AnalysisStep b) =>
+        new(a.Analysed + b.Analysed, a.Failed + b.Failed);
 }
 
 /// <summary>
@@ -23,28 +25,36 @@ public readonly record struct AnalysisStep(int Analysed, int Failed)
 /// each other: the claim skips rows another holds. A failed batch falls back to its runs one by one; a run that fails
 /// alone <see cref="BackgroundOptions.AnalysisAttempts"/> times is parked with its error and no longer taken.
 /// </summary>
-public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<BackgroundOptions> options, TimeProvider time,
-    ILogger<AnalysisConsumer> logger)
+public sealed class AnalysisConsumer(
+    IServiceScopeFactory scopes,
+    IOptions<BackgroundOptions> options,
+    TimeProvider time,
+    ILogger<AnalysisConsumer> logger
+)
 {
     private const int AlonePerStep = 4;
 
-    /// <summary>One step: a batch, then a few runs left to be analysed alone; nothing taken when nothing was waiting for it.</summary>
+    /// <summary>One step: a batch, then a few runs left to be analysed alone; nothing taken when nothing was waiting
+    /// for it.</summary>
     public async Task<AnalysisStep> StepAsync(CancellationToken ct)
     {
         var took = await BatchAsync(ct);
         List<long> alone;
         await using (var scope = scopes.CreateAsyncScope())
-            alone = await AnalysisRequests.AloneAsync(scope.ServiceProvider.GetRequiredService<PerfDbContext>(), AlonePerStep, ct);
-        foreach (var runId in alone) took += await AloneAsync(runId, ct);
+            alone = await AnalysisRequests.AloneAsync(
+                scope.ServiceProvider.GetRequiredService<PerfDbContext>(),
+                AlonePerStep,
+                ct
+            );
+        foreach (var runId in alone)
+            took += await AloneAsync(runId, ct);
         return took;
     }
 
     /// <summary>Steps until nothing is left that this consumer can take.</summary>
     public async Task DrainAsync(CancellationToken ct)
     {
-        while ((await StepAsync(ct)).TookAny)
-        {
-        }
+        while ((await StepAsync(ct)).TookAny) { }
     }
 
     private async Task<AnalysisStep> BatchAsync(CancellationToken ct)
@@ -54,7 +64,9 @@ public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<Backg
         try
         {
             await using var scope = scopes.CreateAsyncScope();
-            var analysed = await scope.ServiceProvider.GetRequiredService<AnalysisBatch>().AnalyseNextAsync(options.Value.AnalysisBatchRuns, c => claimed = c, ct);
+            var analysed = await scope
+                .ServiceProvider.GetRequiredService<AnalysisBatch>()
+                .AnalyseNextAsync(options.Value.AnalysisBatchRuns, c => claimed = c, ct);
             Record(analysed, started);
             return new AnalysisStep(analysed.Count, 0);
         }
@@ -62,11 +74,20 @@ public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<Backg
         {
             // Its transaction rolled back: every run is still queued. One of them may be the cause, so each is analysed
             // alone, and later batches leave them out.
-            logger.LogWarning(e, "Analysis of a batch of {Count} runs failed; analysing them one by one", claimed.Count);
+            logger.LogWarning(
+                e,
+                "Analysis of a batch of {Count} runs failed; analysing them one by one",
+                claimed.Count
+            );
             await using (var scope = scopes.CreateAsyncScope())
-                await AnalysisRequests.MarkBatchFailedAsync(scope.ServiceProvider.GetRequiredService<PerfDbContext>(), [.. claimed.Select(r => r.RunId)], ct);
+                await AnalysisRequests.MarkBatchFailedAsync(
+                    scope.ServiceProvider.GetRequiredService<PerfDbContext>(),
+                    [.. claimed.Select(r => r.RunId)],
+                    ct
+                );
             var step = new AnalysisStep(0, 0);
-            foreach (var run in claimed) step += await AloneAsync(run.RunId, ct);
+            foreach (var run in claimed)
+                step += await AloneAsync(run.RunId, ct);
             return step;
         }
     }
@@ -79,7 +100,8 @@ public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<Backg
             await using var scope = scopes.CreateAsyncScope();
             var db = scope.ServiceProvider.GetRequiredService<PerfDbContext>();
             var run = await db.Runs.AsNoTracking().FirstOrDefaultAsync(r => r.Id == runId, ct);
-            if (run is null) return default; // deleted meanwhile: its queue row went with it
+            if (run is null)
+                return default; // deleted meanwhile: its queue row went with it
             // Outside the analysis transaction: joining the submitted job takes the pull request's lock and must commit
             // before it lets go. Idempotent.
             if (run is { PullRequest: not null, JobId: null, Role: RunRole.Head })
@@ -92,8 +114,21 @@ public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<Backg
         {
             await using var scope = scopes.CreateAsyncScope();
             var attempts = options.Value.AnalysisAttempts;
-            if (await AnalysisRequests.RecordFailureAsync(scope.ServiceProvider.GetRequiredService<PerfDbContext>(), runId, e, attempts, ct))
-                logger.LogError(e, "Analysis of run {RunId} failed {Attempts} times: parked (listed on the Service page)", runId, attempts);
+            if (
+                await AnalysisRequests.RecordFailureAsync(
+                    scope.ServiceProvider.GetRequiredService<PerfDbContext>(),
+                    runId,
+                    e,
+                    attempts,
+                    ct
+                )
+            )
+                logger.LogError(
+                    e,
+                    "Analysis of run {RunId} failed {Attempts} times: parked (listed on the Service page)",
+                    runId,
+                    attempts
+                );
             else
                 logger.LogWarning(e, "Analysis of run {RunId} failed; it is tried again", runId);
             PerfTelemetry.RunAnalysed(null, Stopwatch.GetElapsedTime(started), 0, "failed");
@@ -106,9 +141,20 @@ public sealed class AnalysisConsumer(IServiceScopeFactory scopes, IOptions<Backg
         var took = Stopwatch.GetElapsedTime(started);
         foreach (var a in analysed)
         {
-            PerfTelemetry.RunAnalysed(a.StoredAt == default ? null : time.GetUtcNow() - a.StoredAt, took, a.Series, a.Outcome);
-            if (a.Outcome == "analysed") logger.LogDebug("Analysed run {RunId}: {Count} series updated", a.RunId, a.Series);
+            PerfTelemetry.RunAnalysed(
+                a.StoredAt == default ? null : time.GetUtcNow() - a.StoredAt,
+                took,
+                a.Series,
+                a.Outcome
+            );
+            if (a.Outcome == "analysed")
+                logger.LogDebug("Analysed run {RunId}: {Count} series updated", a.RunId, a.Series);
         }
-        if (analysed.Count > 1) logger.LogInformation("Analysed {Count} runs in one batch in {Seconds:F2} s", analysed.Count, took.TotalSeconds);
+        if (analysed.Count > 1)
+            logger.LogInformation(
+                "Analysed {Count} runs in one batch in {Seconds:F2} s",
+                analysed.Count,
+                took.TotalSeconds
+            );
     }
 }

@@ -11,8 +11,13 @@ namespace PerfService.Analysis;
 /// poll finds one (a lost notification, runs released by a consumer that died); errors back off up to 30 s. Before each
 /// step it yields to uploads when they are slow (<see cref="AnalysisYield"/>).
 /// </summary>
-public sealed class AnalysisConsumerService(AnalysisConsumer consumer, AnalysisYield yielding, NpgsqlDataSource dataSource,
-    IOptions<BackgroundOptions> options, ILogger<AnalysisConsumerService> logger) : BackgroundService
+public sealed class AnalysisConsumerService(
+    AnalysisConsumer consumer,
+    AnalysisYield yielding,
+    NpgsqlDataSource dataSource,
+    IOptions<BackgroundOptions> options,
+    ILogger<AnalysisConsumerService> logger
+) : BackgroundService
 {
     private static readonly TimeSpan Poll = TimeSpan.FromSeconds(2);
 
@@ -20,12 +25,17 @@ public sealed class AnalysisConsumerService(AnalysisConsumer consumer, AnalysisY
     {
         if (!options.Value.Runs(ServiceRoles.Background))
         {
-            logger.LogInformation("Background role off (Background:Roles = {Roles}): no analysis consumer in this process", options.Value.Roles);
+            logger.LogInformation(
+                "Background role off (Background:Roles = {Roles}): no analysis consumer in this process",
+                options.Value.Roles
+            );
             return;
         }
         var listener = new ChannelListener(dataSource, AnalysisRequests.Channel, logger);
         var listening = listener.ListenAsync(stoppingToken);
-        await Task.WhenAll(Enumerable.Range(0, options.Value.AnalysisConsumers).Select(_ => ConsumeAsync(listener, stoppingToken)));
+        await Task.WhenAll(
+            Enumerable.Range(0, options.Value.AnalysisConsumers).Select(_ => ConsumeAsync(listener, stoppingToken))
+        );
         await listening;
     }
 
@@ -39,7 +49,8 @@ public sealed class AnalysisConsumerService(AnalysisConsumer consumer, AnalysisY
                 // Taken before the step, so a run queued during it wakes the next wait.
                 var queued = listener.NextAsync();
                 await yielding.WaitAsync(stoppingToken);
-                if ((await consumer.StepAsync(stoppingToken)).TookAny) continue;
+                if ((await consumer.StepAsync(stoppingToken)).TookAny)
+                    continue;
                 backoff = TimeSpan.FromSeconds(1);
                 await Task.WhenAny(queued, Task.Delay(Poll, stoppingToken));
             }
@@ -50,7 +61,14 @@ public sealed class AnalysisConsumerService(AnalysisConsumer consumer, AnalysisY
             catch (Exception e)
             {
                 logger.LogWarning(e, "Analysis consumer failed; retrying in {Delay}", backoff);
-                try { await Task.Delay(backoff, stoppingToken); } catch (OperationCanceledException) { return; }
+                try
+                {
+                    await Task.Delay(backoff, stoppingToken);
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
                 backoff = TimeSpan.FromSeconds(Math.Min(backoff.TotalSeconds * 2, 30));
             }
         }

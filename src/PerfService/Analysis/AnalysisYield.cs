@@ -25,22 +25,27 @@ public sealed class AnalysisYield : IDisposable
     private readonly object _gate = new();
     private Pace _pace = Pace.Free;
 
-    public AnalysisYield(IOptions<BackgroundOptions> options, TimeProvider time) : this(options, time, listen: true)
-    {
-    }
+    public AnalysisYield(IOptions<BackgroundOptions> options, TimeProvider time)
+        : this(options, time, listen: true) { }
 
-    /// <param name="listen">false: only <see cref="Uploaded"/> feeds it (tests, beside other tests' uploads in the process).</param>
+    /// <param name="listen">false: only <see cref="Uploaded"/> feeds it (tests, beside other tests' uploads in the
+    /// process).</param>
     internal AnalysisYield(IOptions<BackgroundOptions> options, TimeProvider time, bool listen)
     {
         _time = time;
-        _options = new PaceOptions(TimeSpan.FromMilliseconds(options.Value.YieldAboveIngestMs), TimeSpan.FromMilliseconds(250),
-            TimeSpan.FromMilliseconds(options.Value.YieldMaxPauseMs));
+        _options = new PaceOptions(
+            TimeSpan.FromMilliseconds(options.Value.YieldAboveIngestMs),
+            TimeSpan.FromMilliseconds(250),
+            TimeSpan.FromMilliseconds(options.Value.YieldMaxPauseMs)
+        );
         _listener.InstrumentPublished = (instrument, listener) =>
         {
-            if (instrument.Meter.Name == PerfTelemetry.Name && instrument.Name == PerfTelemetry.IngestDuration) listener.EnableMeasurementEvents(instrument);
+            if (instrument.Meter.Name == PerfTelemetry.Name && instrument.Name == PerfTelemetry.IngestDuration)
+                listener.EnableMeasurementEvents(instrument);
         };
         _listener.SetMeasurementEventCallback<double>((_, seconds, _, _) => Uploaded(TimeSpan.FromSeconds(seconds)));
-        if (listen) _listener.Start();
+        if (listen)
+            _listener.Start();
     }
 
     /// <summary>The pace decided before the last batch.</summary>
@@ -61,13 +66,16 @@ public sealed class AnalysisYield : IDisposable
     {
         Trim();
         Pace pace;
-        lock (_gate) _pace = pace = AnalysisPace.Next(_pace, [.. _uploads.Select(u => u.Took)], _options);
-        if (pace.Pause > TimeSpan.Zero) await Task.Delay(pace.Pause, _time, ct);
+        lock (_gate)
+            _pace = pace = AnalysisPace.Next(_pace, [.. _uploads.Select(u => u.Took)], _options);
+        if (pace.Pause > TimeSpan.Zero)
+            await Task.Delay(pace.Pause, _time, ct);
     }
 
     private void Trim()
     {
-        while (_uploads.TryPeek(out var oldest) && _time.GetElapsedTime(oldest.At) > Window) _uploads.TryDequeue(out _);
+        while (_uploads.TryPeek(out var oldest) && _time.GetElapsedTime(oldest.At) > Window)
+            _uploads.TryDequeue(out _);
     }
 
     public void Dispose() => _listener.Dispose();

@@ -19,14 +19,19 @@ public sealed partial class ChangePointUpdater
         public async Task<List<Alert>> OfAsync(SeriesId id, CancellationToken ct)
         {
             _bySeries ??= await LoadAsync(ct);
-            return _bySeries.TryGetValue((id.BenchmarkId, id.MeasureId), out var list) ? list.Where(a => a.State.IsOpen()).ToList() : [];
+            return _bySeries.TryGetValue((id.BenchmarkId, id.MeasureId), out var list)
+                ? list.Where(a => a.State.IsOpen()).ToList()
+                : [];
         }
 
         public void Opened(Alert alert)
         {
-            if (_bySeries is null || alert.BenchmarkId is not { } b || alert.MeasureId is not { } m) return;
-            if (!_bySeries.TryGetValue((b, m), out var list)) _bySeries[(b, m)] = list = [];
-            if (!list.Contains(alert)) list.Add(alert);
+            if (_bySeries is null || alert.BenchmarkId is not { } b || alert.MeasureId is not { } m)
+                return;
+            if (!_bySeries.TryGetValue((b, m), out var list))
+                _bySeries[(b, m)] = list = [];
+            if (!list.Contains(alert))
+                list.Add(alert);
         }
 
         private async Task<Dictionary<(long, long), List<Alert>>> LoadAsync(CancellationToken ct)
@@ -34,10 +39,19 @@ public sealed partial class ChangePointUpdater
             var profileId = series[0].ProfileId;
             var benchmarkIds = series.Select(s => s.BenchmarkId).Distinct().ToList();
             var wanted = series.Select(s => (s.BenchmarkId, s.MeasureId)).ToHashSet();
-            var alerts = await db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint && a.ProfileId == profileId
-                && a.BenchmarkId != null && benchmarkIds.Contains(a.BenchmarkId.Value)).WhereOpen().ToListAsync(ct);
-            return alerts.Where(a => wanted.Contains((a.BenchmarkId!.Value, a.MeasureId ?? 0)))
-                .GroupBy(a => (a.BenchmarkId!.Value, a.MeasureId ?? 0)).ToDictionary(g => g.Key, g => g.ToList());
+            var alerts = await db
+                .Alerts.Where(a =>
+                    a.Kind == AlertKind.ChangePoint
+                    && a.ProfileId == profileId
+                    && a.BenchmarkId != null
+                    && benchmarkIds.Contains(a.BenchmarkId.Value)
+                )
+                .WhereOpen()
+                .ToListAsync(ct);
+            return alerts
+                .Where(a => wanted.Contains((a.BenchmarkId!.Value, a.MeasureId ?? 0)))
+                .GroupBy(a => (a.BenchmarkId!.Value, a.MeasureId ?? 0))
+                .ToDictionary(g => g.Key, g => g.ToList());
         }
     }
 }

@@ -9,7 +9,10 @@ public sealed class RunAnalysisJob(ILogger<RunAnalysisJob> logger)
 {
     public Task RunAsync(long runId, CancellationToken ct)
     {
-        logger.LogDebug("Run {RunId} is analysed by the analysis consumers; this job of an earlier version ends", runId);
+        logger.LogDebug(
+            "Run {RunId} is analysed by the analysis consumers; this job of an earlier version ends",
+            runId
+        );
         return Task.CompletedTask;
     }
 }

@@ -3,7 +3,13 @@ using Npgsql;
 namespace PerfService.Analysis;
 
 /// <summary>One point of a stored series: the run's central value at a commit.</summary>
-public readonly record struct SeriesPoint(long ResultId, long RunId, string Commit, DateTimeOffset SeriesAt, double Value);
+public readonly record struct SeriesPoint(
+    long ResultId,
+    long RunId,
+    string Commit,
+    DateTimeOffset SeriesAt,
+    double Value
+);
 
 /// <summary>
 /// Reads series for the change-point detector, in commit order through the covering index on results. Two kinds of
@@ -16,17 +22,29 @@ public readonly record struct SeriesPoint(long ResultId, long RunId, string Comm
 public sealed class SeriesReader(NpgsqlDataSource dataSource)
 {
     /// <summary>
-    /// Whole series (benchmark × measure × profile × branch) of one profile and branch, for parallel arrays of benchmark and
+    /// Whole series (benchmark × measure × profile × branch) of one profile and branch, for parallel arrays of
+    /// benchmark and
     /// measure ids, in one query; each oldest first, failed results skipped.
     /// </summary>
-    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadManyAsync(long[] benchmarkIds, long[] measureIds,
-        long profileId, long branchId, long[] including, CancellationToken ct, bool includeProfileMismatch = false)
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadManyAsync(
+        long[] benchmarkIds,
+        long[] measureIds,
+        long profileId,
+        long branchId,
+        long[] including,
+        CancellationToken ct,
+        bool includeProfileMismatch = false
+    )
     {
-        if (benchmarkIds.Length == 0) return []; // a round trip (and a plan guessing ten rows) for nothing
-        // A lateral read per series, each a range scan of the covering index: a plain join of many keys to results let the
-        // planner pick a scan of the whole table (9 s for a 10,000-series read measured, against milliseconds). Points are
+        if (benchmarkIds.Length == 0)
+            return []; // a round trip (and a plan guessing ten rows) for nothing
+        // A lateral read per series, each a range scan of the covering index: a plain join of many keys to results let
+        // the
+        // planner pick a scan of the whole table (9 s for a 10,000-series read measured, against milliseconds). Points
+        // are
         // left out through the run row joined for the commit, not a second lookup per point.
-        await using var cmd = dataSource.CreateCommand("""
+        await using var cmd = dataSource.CreateCommand(
+            """
             SELECT k.b, k.m, r.id, r.run_id, c.sha, r.series_at, r.v
             FROM unnest($1::bigint[], $2::bigint[]) AS k(b, m)
             CROSS JOIN LATERAL (
@@ -36,8 +54,11 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
             JOIN runs ru ON ru.id = r.run_id JOIN commits c ON c.id = ru.commit_id
             WHERE ($5 OR NOT ru.profile_mismatch) AND NOT ru.disturbed AND (ru.analysed_at IS NOT NULL OR ru.id = ANY($6))
             ORDER BY k.b, k.m, r.series_at, r.run_id
-            """);
-        foreach (var v in new object[] { benchmarkIds, measureIds, profileId, branchId, includeProfileMismatch, including })
+            """
+        );
+        foreach (
+            var v in new object[] { benchmarkIds, measureIds, profileId, branchId, includeProfileMismatch, including }
+        )
             cmd.Parameters.Add(new NpgsqlParameter { Value = v });
         var series = new Dictionary<(long, long), List<SeriesPoint>>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
@@ -45,7 +66,8 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
         while (await reader.ReadAsync(ct))
         {
             var key = (reader.GetInt64(b), reader.GetInt64(m));
-            if (!series.TryGetValue(key, out var points)) series[key] = points = [];
+            if (!series.TryGetValue(key, out var points))
+                series[key] = points = [];
             points.Add(at.Read(reader));
         }
         return series;
@@ -70,31 +92,54 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
         """;
 
     /// <summary>
-    /// For series already fed to the detector (their states, one profile and branch): the points after the last one fed,
-    /// with up to <paramref name="margin"/> points before them, oldest first; an empty list for a series without points.
+    /// For series already fed to the detector (their states, one profile and branch): the points after the last one
+    /// fed,
+    /// with up to <paramref name="margin"/> points before them, oldest first; an empty list for a series without
+    /// points.
     /// Where the window lies in the whole series follows from the state (<see cref="SeriesWindow.Tail"/>), so the read
     /// costs the same at any length of history: it used to count the series up to the last point fed, which grew
     /// with every run (817 ms per batch under the 50-agent load test). The margin's rows are taken before points are
     /// left out, so it may hold fewer than <paramref name="margin"/> points, never a wrong one.
     /// </summary>
-    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadTailsAsync(IReadOnlyList<Data.Entities.SeriesState> states,
-        int margin, long[] including, CancellationToken ct, bool includeProfileMismatch = false)
+    public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadTailsAsync(
+        IReadOnlyList<Data.Entities.SeriesState> states,
+        int margin,
+        long[] including,
+        CancellationToken ct,
+        bool includeProfileMismatch = false
+    )
     {
         var tails = new Dictionary<(long, long), List<SeriesPoint>>();
-        if (states.Count == 0) return tails;
+        if (states.Count == 0)
+            return tails;
         await using var cmd = dataSource.CreateCommand(TailsSql);
-        foreach (var v in new object[] { states.Select(x => x.BenchmarkId).ToArray(), states.Select(x => x.MeasureId).ToArray(),
-                     states.Select(x => x.LastSeriesAt).ToArray(), states[0].ProfileId, states[0].BranchId, margin, includeProfileMismatch, including })
+        foreach (
+            var v in new object[]
+            {
+                states.Select(x => x.BenchmarkId).ToArray(),
+                states.Select(x => x.MeasureId).ToArray(),
+                states.Select(x => x.LastSeriesAt).ToArray(),
+                states[0].ProfileId,
+                states[0].BranchId,
+                margin,
+                includeProfileMismatch,
+                including,
+            }
+        )
             cmd.Parameters.Add(new NpgsqlParameter { Value = v });
         var points = states.Select(_ => new List<SeriesPoint>()).ToArray();
         await using (var reader = await cmd.ExecuteReaderAsync(ct))
         {
             var (i, at) = (reader.GetOrdinal("i"), PointColumns.Of(reader));
-            while (await reader.ReadAsync(ct)) points[(int)reader.GetInt64(i) - 1].Add(at.Read(reader));
+            while (await reader.ReadAsync(ct))
+                points[(int)reader.GetInt64(i) - 1].Add(at.Read(reader));
         }
         for (var i = 0; i < states.Count; i++)
         {
-            points[i].Sort((a, b) => a.SeriesAt != b.SeriesAt ? a.SeriesAt.CompareTo(b.SeriesAt) : a.RunId.CompareTo(b.RunId));
+            points[i]
+                .Sort(
+                    (a, b) => a.SeriesAt != b.SeriesAt ? a.SeriesAt.CompareTo(b.SeriesAt) : a.RunId.CompareTo(b.RunId)
+                );
             tails[(states[i].BenchmarkId, states[i].MeasureId)] = points[i];
         }
         return tails;
@@ -105,11 +150,21 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
     private readonly record struct PointColumns(int Id, int RunId, int Sha, int SeriesAt, int Value)
     {
         public static PointColumns Of(NpgsqlDataReader r) =>
-            new(r.GetOrdinal("id"), r.GetOrdinal("run_id"), r.GetOrdinal("sha"), r.GetOrdinal("series_at"),
-                r.GetOrdinal("v"));
+            new(
+                r.GetOrdinal("id"),
+                r.GetOrdinal("run_id"),
+                r.GetOrdinal("sha"),
+                r.GetOrdinal("series_at"),
+                r.GetOrdinal("v")
+            );
 
         public SeriesPoint Read(NpgsqlDataReader r) =>
-            new(r.GetInt64(Id), r.GetInt64(RunId), r.GetString(Sha), r.GetFieldValue<DateTimeOffset>(SeriesAt),
-                r.GetDouble(Value));
+            new(
+                r.GetInt64(Id),
+                r.GetInt64(RunId),
+                r.GetString(Sha),
+                r.GetFieldValue<DateTimeOffset>(SeriesAt),
+                r.GetDouble(Value)
+            );
     }
 }

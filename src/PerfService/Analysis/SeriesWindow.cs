@@ -10,7 +10,8 @@ public sealed class SeriesWindow(int offset, List<SeriesPoint> points)
     public static SeriesWindow Whole(List<SeriesPoint> points) => new(0, points);
 
     /// <summary>
-    /// The window of a tail read (<see cref="SeriesReader.ReadTailsAsync"/>) for a state that fed <paramref name="fed"/>
+    /// The window of a tail read (<see cref="SeriesReader.ReadTailsAsync"/>) for a state that fed <paramref
+    /// name="fed"/>
     /// points, the last of them <paramref name="lastFed"/>: that point is at index fed − 1. Null when the tail does not
     /// hold it, so that its place is unknown (the series must be read whole).
     /// </summary>
@@ -22,14 +23,20 @@ public sealed class SeriesWindow(int offset, List<SeriesPoint> points)
 
     public int Offset { get; } = offset;
     public bool IsWhole => Offset == 0;
+
     /// <summary>Points in the whole series.</summary>
     public int Count => Offset + points.Count;
     public SeriesPoint Last => points[^1];
+
     public bool Holds(int index) => index >= Offset && index < Count;
 
-    public SeriesPoint this[int index] => Holds(index)
-        ? points[index - Offset]
-        : throw new ArgumentOutOfRangeException(nameof(index), $"point {index} is outside the read window [{Offset}, {Count})");
+    public SeriesPoint this[int index] =>
+        Holds(index)
+            ? points[index - Offset]
+            : throw new ArgumentOutOfRangeException(
+                nameof(index),
+                $"point {index} is outside the read window [{Offset}, {Count})"
+            );
 
     /// <summary>Global index of a result's point, or -1 when the window does not hold it.</summary>
     public int IndexOf(long resultId)
@@ -38,14 +45,16 @@ public sealed class SeriesWindow(int offset, List<SeriesPoint> points)
         return local < 0 ? -1 : local + Offset;
     }
 
-    /// <summary>Global index of the first / last point at a commit, or -1 (whole windows only: a partial one may not hold it).</summary>
+    /// <summary>Global index of the first / last point at a commit, or -1 (whole windows only: a partial one may not
+    /// hold it).</summary>
     public int FindFirst(string? commit) => Find(points.FindIndex(p => p.Commit == commit));
 
     public int FindLast(string? commit) => Find(points.FindLastIndex(p => p.Commit == commit));
 
     private int Find(int local)
     {
-        if (!IsWhole) throw new InvalidOperationException("searching a partial window of a series");
+        if (!IsWhole)
+            throw new InvalidOperationException("searching a partial window of a series");
         return local < 0 ? -1 : local + Offset;
     }
 }

@@ -30,9 +30,10 @@ internal static class OpenApiSecurity
             Type = SecuritySchemeType.Http,
             Scheme = "bearer",
             BearerFormat = "perf_…",
-            Description = "An API token made with `./perf token create NAME --scopes read,ingest,agent,admin [--project SLUG]`. " +
-                "Scopes: read (private projects, triage), ingest (post runs), agent (claim and run jobs, post runs), " +
-                "admin (everything; creating projects needs an admin token bound to no project).",
+            Description =
+                "An API token made with `./perf token create NAME --scopes read,ingest,agent,admin [--project SLUG]`. "
+                + "Scopes: read (private projects, triage), ingest (post runs), agent (claim and run jobs, post runs), "
+                + "admin (everything; creating projects needs an admin token bound to no project).",
         };
     }
 
@@ -41,7 +42,11 @@ internal static class OpenApiSecurity
     /// anonymously and private ones with read or admin, hence the empty requirement first; AllowAnonymous endpoints
     /// (the GitHub webhook: its own signature) take no token at all.
     /// </summary>
-    public static Task RequireScopes(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken ct)
+    public static Task RequireScopes(
+        OpenApiOperation operation,
+        OpenApiOperationTransformerContext context,
+        CancellationToken ct
+    )
     {
         var metadata = context.Description.ActionDescriptor.EndpointMetadata;
         if (metadata.OfType<IAllowAnonymous>().Any())
@@ -50,14 +55,16 @@ internal static class OpenApiSecurity
             return Task.CompletedTask;
         }
         var policies = metadata.OfType<IAuthorizeData>().Select(a => a.Policy).OfType<string>().Distinct().ToList();
-        var scopes = policies.Count == 0
-            ? Scopes.AcceptedBy[Scopes.Read]
-            : policies.Select(AcceptedBy).Aggregate((a, b) => a.Intersect(b).ToArray());
+        var scopes =
+            policies.Count == 0
+                ? Scopes.AcceptedBy[Scopes.Read]
+                : policies.Select(AcceptedBy).Aggregate((a, b) => a.Intersect(b).ToArray());
         var requirements = scopes.Select(scope => new OpenApiSecurityRequirement
         {
             [new OpenApiSecuritySchemeReference(BearerScheme, context.Document)] = [scope],
         });
-        operation.Security = policies.Count == 0 ? [new OpenApiSecurityRequirement(), .. requirements] : [.. requirements];
+        operation.Security =
+            policies.Count == 0 ? [new OpenApiSecurityRequirement(), .. requirements] : [.. requirements];
         return Task.CompletedTask;
     }
 
@@ -65,5 +72,6 @@ internal static class OpenApiSecurity
         Scopes.AcceptedBy.TryGetValue(policy, out var scopes) || _otherPolicies.TryGetValue(policy, out scopes)
             ? scopes
             : throw new InvalidOperationException(
-                $"authorization policy '{policy}' has no scopes for the OpenAPI document: add it to Scopes.AcceptedBy or OpenApiSecurity");
+                $"authorization policy '{policy}' has no scopes for the OpenAPI document: add it to Scopes.AcceptedBy or OpenApiSecurity"
+            );
 }

@@ -28,11 +28,21 @@ internal static class RouteParameters
         ["cursor"] = "Where the page starts: the cursor from the previous page's `next` link. Omit for the first page.",
     };
 
-    public static Task Describe(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken ct)
+    public static Task Describe(
+        OpenApiOperation operation,
+        OpenApiOperationTransformerContext context,
+        CancellationToken ct
+    )
     {
         foreach (var parameter in operation.Parameters ?? [])
-            if (parameter is OpenApiParameter { Description: null } p
-                && (p.In == ParameterLocation.Path ? _descriptions : p.In == ParameterLocation.Query ? _query : []).TryGetValue(p.Name ?? "", out var text))
+            if (
+                parameter is OpenApiParameter { Description: null } p
+                && (
+                    p.In == ParameterLocation.Path ? _descriptions
+                    : p.In == ParameterLocation.Query ? _query
+                    : []
+                ).TryGetValue(p.Name ?? "", out var text)
+            )
                 p.Description = text;
         return Task.CompletedTask;
     }

@@ -1,6 +1,7 @@
 namespace PerfService.Auth;
 
-/// <summary>What a token may do. Admin may do everything; agent tokens do agent work only (claim, heartbeat, post runs).</summary>
+/// <summary>What a token may do. Admin may do everything; agent tokens do agent work only (claim, heartbeat, post
+/// runs).</summary>
 public static class Scopes
 {
     public const string Read = "read";

@@ -4,7 +4,8 @@ using System.Text;
 namespace PerfService.Auth;
 
 /// <summary>
-/// Tokens are 32 random bytes, shown once as <c>perf_</c> + base64url. Only their SHA-256 is stored: the secret has full
+/// Tokens are 32 random bytes, shown once as <c>perf_</c> + base64url. Only their SHA-256 is stored: the secret has
+/// full
 /// entropy, so a slow password hash would add nothing but latency to every request.
 /// </summary>
 public static class TokenHasher

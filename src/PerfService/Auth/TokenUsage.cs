@@ -17,9 +17,11 @@ public sealed class TokenUsage(TimeProvider time)
     public async Task RecordAsync(PerfDbContext db, long tokenId, CancellationToken ct)
     {
         var now = time.GetUtcNow();
-        if (_written.TryGetValue(tokenId, out var last) && now - last < Interval) return;
+        if (_written.TryGetValue(tokenId, out var last) && now - last < Interval)
+            return;
         // Claim the slot first, so concurrent requests of one token write once.
-        if (last == default ? !_written.TryAdd(tokenId, now) : !_written.TryUpdate(tokenId, now, last)) return;
+        if (last == default ? !_written.TryAdd(tokenId, now) : !_written.TryUpdate(tokenId, now, last))
+            return;
         await db.Tokens.Where(t => t.Id == tokenId).ExecuteUpdateAsync(s => s.SetProperty(t => t.LastUsedAt, now), ct);
     }
 }

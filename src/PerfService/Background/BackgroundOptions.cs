@@ -3,7 +3,8 @@ using System.ComponentModel.DataAnnotations;
 namespace PerfService.Background;
 
 /// <summary>Which roles a process plays: the web role serves the API, dashboard and agents; the background role runs
-/// the analysis consumers and the Hangfire server (comparisons, publishing, recurring jobs). One process may play both (the default).</summary>
+/// the analysis consumers and the Hangfire server (comparisons, publishing, recurring jobs). One process may play both
+/// (the default).</summary>
 [Flags]
 public enum ServiceRoles
 {
@@ -21,11 +22,13 @@ public sealed class BackgroundOptions : IValidatableObject
     public const string Section = "Background";
 
     /// <summary>"web", "background" or "both" (also "web,background"): a replica with only the background role serves
-    /// nothing but health and metrics; one with only the web role runs no background jobs (it still queues them).</summary>
+    /// nothing but health and metrics; one with only the web role runs no background jobs (it still queues
+    /// them).</summary>
     public string Roles { get; set; } = "both";
 
     /// <summary>
-    /// Hangfire workers of this process; null: half the cores, at least one. Analysis is CPU- and database-bound, and on
+    /// Hangfire workers of this process; null: half the cores, at least one. Analysis is CPU- and database-bound, and
+    /// on
     /// a 2-core machine a second worker only competed with request handling (load test, same machine: ingest p99
     /// 830 → 425 ms with one worker, and as many analyses finished, each faster).
     /// </summary>
@@ -39,7 +42,8 @@ public sealed class BackgroundOptions : IValidatableObject
     [Range(1, 1000)]
     public int AnalysisBatchRuns { get; set; } = 256;
 
-    /// <summary>Analysis consumers this process runs (background role only), each draining <c>analysis_queue</c> one batch
+    /// <summary>Analysis consumers this process runs (background role only), each draining <c>analysis_queue</c> one
+    /// batch
     /// at a time. One by default: a batch already feeds its series on <see cref="AnalysisThreads"/> threads, and where
     /// requests share the process a second consumer would only take cores from them.</summary>
     [Range(1, 64)]
@@ -51,7 +55,8 @@ public sealed class BackgroundOptions : IValidatableObject
     public int AnalysisAttempts { get; set; } = 3;
 
     /// <summary>
-    /// Threads one analysis feeds change-point series on at once; null: every core in a process with only the background
+    /// Threads one analysis feeds change-point series on at once; null: every core in a process with only the
+    /// background
     /// role, half of them (at least one) in one that also serves requests. The detector is pure CPU, two thirds of an
     /// analysis' time at the 50-agent load test, and its series are independent. Where requests share the cores,
     /// feeding on all of them starved ingest (20-agent load test on 2 cores: ingest p99 1,940 ms with 2 threads,
@@ -71,7 +76,8 @@ public sealed class BackgroundOptions : IValidatableObject
     [Range(250, 60_000)]
     public int YieldMaxPauseMs { get; set; } = 2_000;
 
-    public int AnalysisThreadCount => AnalysisThreads ?? (Runs(ServiceRoles.Web) ? HalfTheCores : Environment.ProcessorCount);
+    public int AnalysisThreadCount =>
+        AnalysisThreads ?? (Runs(ServiceRoles.Web) ? HalfTheCores : Environment.ProcessorCount);
 
     public int WorkerCount => Workers ?? HalfTheCores;
 
@@ -86,10 +92,14 @@ public sealed class BackgroundOptions : IValidatableObject
         roles = 0;
         foreach (var part in (text ?? "").Split([',', '+', ' '], StringSplitOptions.RemoveEmptyEntries))
         {
-            if (part.Equals("both", StringComparison.OrdinalIgnoreCase)) roles |= ServiceRoles.Both;
-            else if (part.Equals("web", StringComparison.OrdinalIgnoreCase)) roles |= ServiceRoles.Web;
-            else if (part.Equals("background", StringComparison.OrdinalIgnoreCase)) roles |= ServiceRoles.Background;
-            else return false;
+            if (part.Equals("both", StringComparison.OrdinalIgnoreCase))
+                roles |= ServiceRoles.Both;
+            else if (part.Equals("web", StringComparison.OrdinalIgnoreCase))
+                roles |= ServiceRoles.Web;
+            else if (part.Equals("background", StringComparison.OrdinalIgnoreCase))
+                roles |= ServiceRoles.Background;
+            else
+                return false;
         }
         return roles != 0;
     }
@@ -97,6 +107,9 @@ public sealed class BackgroundOptions : IValidatableObject
     public IEnumerable<ValidationResult> Validate(ValidationContext validationContext)
     {
         if (!TryParseRoles(Roles, out _))
-            yield return new ValidationResult($"Background:Roles must be 'web', 'background' or 'both' (got '{Roles}')", [nameof(Roles)]);
+            yield return new ValidationResult(
+                $"Background:Roles must be 'web', 'background' or 'both' (got '{Roles}')",
+                [nameof(Roles)]
+            );
     }
 }

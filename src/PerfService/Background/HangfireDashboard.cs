@@ -17,29 +17,41 @@ public static class HangfireDashboard
 
     public static WebApplication MapHangfireAdminDashboard(this WebApplication app)
     {
-        app.Use(async (http, next) =>
-        {
-            if (http.Request.Path.StartsWithSegments(Path) && http.Request.Query.ContainsKey("token"))
+        app.Use(
+            async (http, next) =>
             {
-                await Results.Problem($"tokens in URLs are refused: sign in at {HangfireLogin.Path}", statusCode: StatusCodes.Status400BadRequest,
-                    title: "Token in URL").ExecuteAsync(http);
-                return;
+                if (http.Request.Path.StartsWithSegments(Path) && http.Request.Query.ContainsKey("token"))
+                {
+                    await Results
+                        .Problem(
+                            $"tokens in URLs are refused: sign in at {HangfireLogin.Path}",
+                            statusCode: StatusCodes.Status400BadRequest,
+                            title: "Token in URL"
+                        )
+                        .ExecuteAsync(http);
+                    return;
+                }
+                await next();
             }
-            await next();
-        });
+        );
         app.MapHangfireLogin();
-        app.MapHangfireDashboard(Path, new DashboardOptions
-        {
-            Authorization = [new AdminOnly()],
-            DisplayStorageConnectionString = false,
-            DashboardTitle = "PerfService background jobs",
-        }, app.Services.GetRequiredService<JobStorage>());
+        app.MapHangfireDashboard(
+            Path,
+            new DashboardOptions
+            {
+                Authorization = [new AdminOnly()],
+                DisplayStorageConnectionString = false,
+                DashboardTitle = "PerfService background jobs",
+            },
+            app.Services.GetRequiredService<JobStorage>()
+        );
         return app;
     }
 
     private sealed class AdminOnly : IDashboardAuthorizationFilter
     {
         // Every project's jobs are listed there: an admin token bound to one project may not enter.
-        public bool Authorize(DashboardContext context) => Access.ProjectAccess.IsServiceAdmin(context.GetHttpContext().User);
+        public bool Authorize(DashboardContext context) =>
+            Access.ProjectAccess.IsServiceAdmin(context.GetHttpContext().User);
     }
 }

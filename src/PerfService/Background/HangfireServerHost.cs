@@ -8,13 +8,20 @@ namespace PerfService.Background;
 /// host starts, so a service started while PostgreSQL is down would hang there instead of coming up not-ready and
 /// recovering by itself; this one retries in the background. A process without the background role runs none.
 /// </summary>
-public sealed class HangfireServerHost(IServiceProvider services, IOptions<BackgroundOptions> options, ILogger<HangfireServerHost> logger) : BackgroundService
+public sealed class HangfireServerHost(
+    IServiceProvider services,
+    IOptions<BackgroundOptions> options,
+    ILogger<HangfireServerHost> logger
+) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         if (!options.Value.Runs(ServiceRoles.Background))
         {
-            logger.LogInformation("Background role off (Background:Roles = {Roles}): no Hangfire server in this process", options.Value.Roles);
+            logger.LogInformation(
+                "Background role off (Background:Roles = {Roles}): no Hangfire server in this process",
+                options.Value.Roles
+            );
             return;
         }
         var delay = TimeSpan.FromSeconds(1);
@@ -24,18 +31,32 @@ public sealed class HangfireServerHost(IServiceProvider services, IOptions<Backg
             try
             {
                 var storage = services.GetRequiredService<JobStorage>();
-                server = new BackgroundJobServer(new BackgroundJobServerOptions
-                {
-                    WorkerCount = options.Value.WorkerCount,
-                    SchedulePollingInterval = TimeSpan.FromSeconds(1),
-                    Queues = ["critical", "default"],
-                    Activator = services.GetRequiredService<JobActivator>(),
-                }, storage);
+                server = new BackgroundJobServer(
+                    new BackgroundJobServerOptions
+                    {
+                        WorkerCount = options.Value.WorkerCount,
+                        SchedulePollingInterval = TimeSpan.FromSeconds(1),
+                        Queues = ["critical", "default"],
+                        Activator = services.GetRequiredService<JobActivator>(),
+                    },
+                    storage
+                );
             }
             catch (Exception e)
             {
-                logger.LogWarning("Background jobs cannot start yet ({Message}); retrying in {Delay}", e.Message, delay);
-                try { await Task.Delay(delay, stoppingToken); } catch (OperationCanceledException) { return; }
+                logger.LogWarning(
+                    "Background jobs cannot start yet ({Message}); retrying in {Delay}",
+                    e.Message,
+                    delay
+                );
+                try
+                {
+                    await Task.Delay(delay, stoppingToken);
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
                 delay = TimeSpan.FromSeconds(Math.Min(delay.TotalSeconds * 2, 30));
                 continue;
             }
@@ -44,9 +65,7 @@ public sealed class HangfireServerHost(IServiceProvider services, IOptions<Backg
             {
                 await Task.Delay(Timeout.Infinite, stoppingToken);
             }
-            catch (OperationCanceledException)
-            {
-            }
+            catch (OperationCanceledException) { }
             server.SendStop();
             await server.WaitForShutdownAsync(CancellationToken.None);
             server.Dispose();

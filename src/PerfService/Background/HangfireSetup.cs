@@ -1,6 +1,6 @@
-using Microsoft.Extensions.DependencyInjection.Extensions;
 using Hangfire;
 using Hangfire.PostgreSql;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using PerfService.AgentJobs;
 
 namespace PerfService.Background;
@@ -18,29 +18,62 @@ public static class HangfireSetup
         // load test), and Npgsql resets each one on return: seven statements when prepared statements must survive.
         // Hangfire keeps no session state (its locks are rows, its transactions explicit, long polling is off), so its
         // own pool skips the reset.
-        var connectionString = new Npgsql.NpgsqlConnectionStringBuilder(Data.DataExtensions.ConnectionString(builder.Configuration))
-            { NoResetOnClose = true }.ConnectionString;
+        var connectionString = new Npgsql.NpgsqlConnectionStringBuilder(
+            Data.DataExtensions.ConnectionString(builder.Configuration)
+        )
+        {
+            NoResetOnClose = true,
+        }.ConnectionString;
         // The dashboard's login form (HangfireLogin) and Hangfire's own POST actions are anti-forgery protected.
         builder.Services.AddAntiforgery();
-        builder.Services.AddOptions<BackgroundOptions>().BindConfiguration(BackgroundOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddOptions<ScheduleOptions>().BindConfiguration(ScheduleOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddOptions<RetentionOptions>().BindConfiguration(RetentionOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddHangfire((sp, c) => c
-            .SetDataCompatibilityLevel(CompatibilityLevel.Version_180)
-            .UseSimpleAssemblyNameTypeSerializer()
-            .UseRecommendedSerializerSettings()
-            // Hangfire's log provider is process-wide; a host that needs another one (the test host, where many hosts
-            // come and go in one process) registers its own ILogProvider.
-            .UseLogProvider(sp.GetService<Hangfire.Logging.ILogProvider>()
-                            ?? new Hangfire.AspNetCore.AspNetCoreLogProvider(sp.GetRequiredService<ILoggerFactory>())));
+        builder
+            .Services.AddOptions<BackgroundOptions>()
+            .BindConfiguration(BackgroundOptions.Section)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        builder
+            .Services.AddOptions<ScheduleOptions>()
+            .BindConfiguration(ScheduleOptions.Section)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        builder
+            .Services.AddOptions<RetentionOptions>()
+            .BindConfiguration(RetentionOptions.Section)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        builder.Services.AddHangfire(
+            (sp, c) =>
+                c.SetDataCompatibilityLevel(CompatibilityLevel.Version_180)
+                    .UseSimpleAssemblyNameTypeSerializer()
+                    .UseRecommendedSerializerSettings()
+                    // Hangfire's log provider is process-wide; a host that needs another one (the test host, where many
+                    // hosts
+                    // come and go in one process) registers its own ILogProvider.
+                    .UseLogProvider(
+                        sp.GetService<Hangfire.Logging.ILogProvider>()
+                            ?? new Hangfire.AspNetCore.AspNetCoreLogProvider(sp.GetRequiredService<ILoggerFactory>())
+                    )
+        );
         // Storage, client and recurring manager belong to this host, not to Hangfire's process-wide JobStorage.Current:
         // several hosts in one process (the test suite) must never queue into each other's databases.
-        var storageOptions = new PostgreSqlStorageOptions { QueuePollInterval = TimeSpan.FromSeconds(1), PrepareSchemaIfNecessary = false };
-        builder.Services.AddSingleton<JobStorage>(_ =>
-            new PostgreSqlStorage(new Hangfire.PostgreSql.Factories.NpgsqlConnectionFactory(connectionString, storageOptions, null), storageOptions));
-        builder.Services.AddSingleton<IBackgroundJobClient>(sp => new BackgroundJobClient(sp.GetRequiredService<JobStorage>()));
-        builder.Services.AddSingleton<IRecurringJobManager>(sp => new RecurringJobManager(sp.GetRequiredService<JobStorage>()));
-        builder.Services.AddSingleton<JobActivator>(sp => new Hangfire.AspNetCore.AspNetCoreJobActivator(sp.GetRequiredService<IServiceScopeFactory>()));
+        var storageOptions = new PostgreSqlStorageOptions
+        {
+            QueuePollInterval = TimeSpan.FromSeconds(1),
+            PrepareSchemaIfNecessary = false,
+        };
+        builder.Services.AddSingleton<JobStorage>(_ => new PostgreSqlStorage(
+            new Hangfire.PostgreSql.Factories.NpgsqlConnectionFactory(connectionString, storageOptions, null),
+            storageOptions
+        ));
+        builder.Services.AddSingleton<IBackgroundJobClient>(sp => new BackgroundJobClient(
+            sp.GetRequiredService<JobStorage>()
+        ));
+        builder.Services.AddSingleton<IRecurringJobManager>(sp => new RecurringJobManager(
+            sp.GetRequiredService<JobStorage>()
+        ));
+        builder.Services.AddSingleton<JobActivator>(sp => new Hangfire.AspNetCore.AspNetCoreJobActivator(
+            sp.GetRequiredService<IServiceScopeFactory>()
+        ));
         builder.Services.AddHostedService<HangfireServerHost>();
         builder.Services.AddTransient<LeaseSweepJob>();
         builder.Services.AddScoped<ArtifactRetentionJob>();

@@ -7,7 +7,8 @@ public sealed class RetentionOptions
 {
     public const string Section = "Retention";
 
-    /// <summary>Days raw uploads and CPU profiles are kept (they only matter for re-parsing and explaining recent runs).</summary>
+    /// <summary>Days raw uploads and CPU profiles are kept (they only matter for re-parsing and explaining recent
+    /// runs).</summary>
     [Range(0, 36_500)]
     public int ArtifactDays { get; set; } = 90;
 

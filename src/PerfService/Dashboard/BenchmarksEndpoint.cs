@@ -21,14 +21,21 @@ internal static class BenchmarksEndpoint
     public static async Task<Results<Ok<Page<BenchmarkItemDto>>, ProblemHttpResult>> Search(
         string slug,
         [Description("A substring of the benchmark's name or key (case-insensitive).")] string? q,
-        [Description("Only this suite's benchmarks.")] string? suite, string? cursor,
-        [Description("Benchmarks per page: 1–1000, default 100.")] int? limit, PerfDbContext db, ClaimsPrincipal user, HttpRequest request,
-        CancellationToken ct)
+        [Description("Only this suite's benchmarks.")] string? suite,
+        string? cursor,
+        [Description("Benchmarks per page: 1–1000, default 100.")] int? limit,
+        PerfDbContext db,
+        ClaimsPrincipal user,
+        HttpRequest request,
+        CancellationToken ct
+    )
     {
         var project = await db.FindProjectAsync(user, slug, ct);
-        if (project is null) return Problems.ProjectNotFound(slug);
+        if (project is null)
+            return Problems.ProjectNotFound(slug);
         long after = 0;
-        if (cursor is not null && !Cursor.TryDecodeId(cursor, out after)) return Problems.BadRequest("cursor is not one this API gave out");
+        if (cursor is not null && !Cursor.TryDecodeId(cursor, out after))
+            return Problems.BadRequest("cursor is not one this API gave out");
         var take = Math.Clamp(limit ?? 100, 1, 1000);
 
         var suites = db.Suites.Where(s => s.ProjectId == project.Id && (suite == null || s.Name == suite));
@@ -36,9 +43,14 @@ internal static class BenchmarksEndpoint
         if (!string.IsNullOrWhiteSpace(q))
         {
             var pattern = "%" + EscapeLike(q.Trim()) + "%";
-            benchmarks = benchmarks.Where(b => EF.Functions.ILike(b.Name, pattern, "\\") || EF.Functions.ILike(b.Key, pattern, "\\"));
+            benchmarks = benchmarks.Where(b =>
+                EF.Functions.ILike(b.Name, pattern, "\\") || EF.Functions.ILike(b.Key, pattern, "\\")
+            );
         }
-        var parameters = request.Query.Where(p => p.Key.StartsWith(ParamPrefix, StringComparison.Ordinal) && p.Key.Length > ParamPrefix.Length)
+        var parameters = request
+            .Query.Where(p =>
+                p.Key.StartsWith(ParamPrefix, StringComparison.Ordinal) && p.Key.Length > ParamPrefix.Length
+            )
             .ToDictionary(p => p.Key[ParamPrefix.Length..], p => p.Value.ToString());
         if (parameters.Count > 0)
         {
@@ -46,21 +58,42 @@ internal static class BenchmarksEndpoint
             benchmarks = benchmarks.Where(b => EF.Functions.JsonContains(b.Parameters, contained));
         }
 
-        var rows = await benchmarks.OrderBy(b => b.Id).Take(take + 1).Select(b => new
-        {
-            b.Id,
-            b.Key,
-            b.Name,
-            b.Parameters,
-            b.Job,
-            Suite = b.Suite!.Name,
-            // One index probe per known measure: cheaper than DISTINCT over a benchmark's whole history.
-            Measures = db.Measures.Where(m => db.Results.Any(r => r.BenchmarkId == b.Id && r.MeasureId == m.Id))
-                .OrderBy(m => m.Name).Select(m => new { m.Name, m.Unit, m.Direction }).ToList(),
-        }).ToListAsync(ct);
+        var rows = await benchmarks
+            .OrderBy(b => b.Id)
+            .Take(take + 1)
+            .Select(b => new
+            {
+                b.Id,
+                b.Key,
+                b.Name,
+                b.Parameters,
+                b.Job,
+                Suite = b.Suite!.Name,
+                // One index probe per known measure: cheaper than DISTINCT over a benchmark's whole history.
+                Measures = db
+                    .Measures.Where(m => db.Results.Any(r => r.BenchmarkId == b.Id && r.MeasureId == m.Id))
+                    .OrderBy(m => m.Name)
+                    .Select(m => new
+                    {
+                        m.Name,
+                        m.Unit,
+                        m.Direction,
+                    })
+                    .ToList(),
+            })
+            .ToListAsync(ct);
 
-        var items = rows.Take(take).Select(b => new BenchmarkItemDto(b.Id, b.Key, b.Name, b.Suite, ParseParameters(b.Parameters), b.Job,
-            b.Measures.Select(m => new MeasureDto(m.Name, m.Unit, m.Direction.ToString())).ToList())).ToList();
+        var items = rows.Take(take)
+            .Select(b => new BenchmarkItemDto(
+                b.Id,
+                b.Key,
+                b.Name,
+                b.Suite,
+                ParseParameters(b.Parameters),
+                b.Job,
+                b.Measures.Select(m => new MeasureDto(m.Name, m.Unit, m.Direction.ToString())).ToList()
+            ))
+            .ToList();
         var next = rows.Count > take ? Cursor.NextLink(request, Cursor.Encode(items[^1].Id)) : null;
         return TypedResults.Ok(new Page<BenchmarkItemDto>(items, next));
     }
@@ -68,6 +101,5 @@ internal static class BenchmarksEndpoint
     internal static IReadOnlyDictionary<string, string> ParseParameters(string json) =>
         JsonSerializer.Deserialize<Dictionary<string, string>>(json) ?? [];
 
-    private static string EscapeLike(string text) =>
-        text.Replace("\\", "\\\\").Replace("%", "\\%").Replace("_", "\\_");
+    private static string EscapeLike(string text) => text.Replace("\\", "\\\\").Replace("%", "\\%").Replace("_", "\\_");
 }

@@ -7,7 +7,13 @@ using PerfService.Hosting.Http;
 
 namespace PerfService.Dashboard;
 
-internal sealed record CompareSide(string Spec, string? Commit, long ProfileId, string Profile, IReadOnlyList<long> Runs);
+internal sealed record CompareSide(
+    string Spec,
+    string? Commit,
+    long ProfileId,
+    string Profile,
+    IReadOnlyList<long> Runs
+);
 
 /// <summary>
 /// Two points of a project's history side by side. A side is a run (<c>run:123</c>, <c>#123</c> or a plain number) or a
@@ -17,21 +23,32 @@ internal sealed record CompareSide(string Spec, string? Commit, long ProfileId, 
 internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource)
 {
     public async Task<(CompareDto? Result, ProblemHttpResult? Problem)> CompareAsync(
-        long projectId, string baseSpec, string headSpec, string? profile, CancellationToken ct)
+        long projectId,
+        string baseSpec,
+        string headSpec,
+        string? profile,
+        CancellationToken ct
+    )
     {
         long? profileId = null;
         if (profile is not null)
         {
-            profileId = await db.Profiles.Where(p => p.Name == profile).Select(p => (long?)p.Id).FirstOrDefaultAsync(ct);
-            if (profileId is null) return (null, Problems.NotFound($"profile '{profile}' is unknown"));
+            profileId = await db
+                .Profiles.Where(p => p.Name == profile)
+                .Select(p => (long?)p.Id)
+                .FirstOrDefaultAsync(ct);
+            if (profileId is null)
+                return (null, Problems.NotFound($"profile '{profile}' is unknown"));
         }
         // A run fixes the profile for the other side when none is given: results compare only within one profile.
         profileId ??= await RunProfileAsync(projectId, headSpec, ct) ?? await RunProfileAsync(projectId, baseSpec, ct);
 
         var (head, headProblem) = await ResolveAsync(projectId, headSpec, profileId, ct);
-        if (head is null) return (null, headProblem);
+        if (head is null)
+            return (null, headProblem);
         var (@base, baseProblem) = await ResolveAsync(projectId, baseSpec, profileId ?? head.ProfileId, ct);
-        if (@base is null) return (null, baseProblem);
+        if (@base is null)
+            return (null, baseProblem);
         return (new CompareDto(ToDto(@base), ToDto(head), await RowsAsync(@base.Runs, head.Runs, ct)), null);
     }
 
@@ -39,42 +56,93 @@ internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource
 
     private static long? RunId(string spec)
     {
-        var text = spec.StartsWith("run:", StringComparison.OrdinalIgnoreCase) ? spec[4..] : spec.StartsWith('#') ? spec[1..] : spec;
+        var text =
+            spec.StartsWith("run:", StringComparison.OrdinalIgnoreCase) ? spec[4..]
+            : spec.StartsWith('#') ? spec[1..]
+            : spec;
         var explicitRun = text.Length != spec.Length;
-        // A bare number is a run id; shas of up to 10 decimal digits only would be ambiguous and are read as run ids too.
-        return (explicitRun || text.Length <= 10) && long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : null;
+        // A bare number is a run id; shas of up to 10 decimal digits only would be ambiguous and are read as run ids
+        // too.
+        return
+            (explicitRun || text.Length <= 10)
+            && long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var id)
+            ? id
+            : null;
     }
 
     private async Task<long?> RunProfileAsync(long projectId, string spec, CancellationToken ct) =>
-        RunId(spec) is { } id ? await db.Runs.Where(r => r.Id == id && r.ProjectId == projectId).Select(r => (long?)r.ProfileId).FirstOrDefaultAsync(ct) : null;
+        RunId(spec) is { } id
+            ? await db
+                .Runs.Where(r => r.Id == id && r.ProjectId == projectId)
+                .Select(r => (long?)r.ProfileId)
+                .FirstOrDefaultAsync(ct)
+            : null;
 
-    private async Task<(CompareSide? Side, ProblemHttpResult? Problem)> ResolveAsync(long projectId, string spec, long? profileId, CancellationToken ct)
+    private async Task<(CompareSide? Side, ProblemHttpResult? Problem)> ResolveAsync(
+        long projectId,
+        string spec,
+        long? profileId,
+        CancellationToken ct
+    )
     {
         if (RunId(spec) is { } runId)
         {
-            var run = await db.Runs.AsNoTracking().Where(r => r.Id == runId && r.ProjectId == projectId)
+            var run = await db
+                .Runs.AsNoTracking()
+                .Where(r => r.Id == runId && r.ProjectId == projectId)
                 .Select(r => new
                 {
                     r.ProfileId,
                     Sha = r.Commit!.Sha,
-                    Profile = r.Profile!.Name
+                    Profile = r.Profile!.Name,
                 })
                 .FirstOrDefaultAsync(ct);
-            return run is null ? (null, Problems.NotFound($"run {runId} is not in this project")) : (new CompareSide(spec, run.Sha, run.ProfileId, run.Profile, [runId]), null);
+            return run is null
+                ? (null, Problems.NotFound($"run {runId} is not in this project"))
+                : (new CompareSide(spec, run.Sha, run.ProfileId, run.Profile, [runId]), null);
         }
 
         var prefix = spec.Trim().ToLowerInvariant();
-        if (prefix.Length is < 4 or > 64 || !prefix.All(char.IsAsciiHexDigit)) return (null, Problems.BadRequest($"'{spec}' is neither a run id nor a commit sha (at least 4 hex digits)"));
-        var commits = await db.Commits.AsNoTracking().Where(c => c.ProjectId == projectId && c.Sha.StartsWith(prefix))
-            .OrderBy(c => c.Sha).Select(c => new { c.Id, c.Sha }).Take(2).ToListAsync(ct);
-        if (commits.Count != 1) return (null, commits.Count == 0 ? Problems.NotFound($"no commit {spec} in this project") : Problems.BadRequest($"commit prefix {spec} is ambiguous"));
+        if (prefix.Length is < 4 or > 64 || !prefix.All(char.IsAsciiHexDigit))
+            return (
+                null,
+                Problems.BadRequest($"'{spec}' is neither a run id nor a commit sha (at least 4 hex digits)")
+            );
+        var commits = await db
+            .Commits.AsNoTracking()
+            .Where(c => c.ProjectId == projectId && c.Sha.StartsWith(prefix))
+            .OrderBy(c => c.Sha)
+            .Select(c => new { c.Id, c.Sha })
+            .Take(2)
+            .ToListAsync(ct);
+        if (commits.Count != 1)
+            return (
+                null,
+                commits.Count == 0
+                    ? Problems.NotFound($"no commit {spec} in this project")
+                    : Problems.BadRequest($"commit prefix {spec} is ambiguous")
+            );
         var commit = commits[0];
-        var runs = await db.Runs.AsNoTracking().Where(r => r.CommitId == commit.Id && (profileId == null || r.ProfileId == profileId))
-            .OrderByDescending(r => r.CreatedAt).Select(r => new { r.Id, r.ProfileId }).ToListAsync(ct);
-        if (runs.Count == 0) return (null, Problems.NotFound($"commit {commit.Sha} has no runs on this profile"));
+        var runs = await db
+            .Runs.AsNoTracking()
+            .Where(r => r.CommitId == commit.Id && (profileId == null || r.ProfileId == profileId))
+            .OrderByDescending(r => r.CreatedAt)
+            .Select(r => new { r.Id, r.ProfileId })
+            .ToListAsync(ct);
+        if (runs.Count == 0)
+            return (null, Problems.NotFound($"commit {commit.Sha} has no runs on this profile"));
         var chosen = profileId ?? runs[0].ProfileId;
         var name = await db.Profiles.Where(p => p.Id == chosen).Select(p => p.Name).FirstAsync(ct);
-        return (new CompareSide(spec, commit.Sha, chosen, name, runs.Where(r => r.ProfileId == chosen).Select(r => r.Id).ToList()), null);
+        return (
+            new CompareSide(
+                spec,
+                commit.Sha,
+                chosen,
+                name,
+                runs.Where(r => r.ProfileId == chosen).Select(r => r.Id).ToList()
+            ),
+            null
+        );
     }
 
     internal const string RowsSql = """
@@ -89,7 +157,11 @@ internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource
         ORDER BY bm.key, m.name
         """;
 
-    private async Task<List<CompareRowDto>> RowsAsync(IReadOnlyList<long> baseRuns, IReadOnlyList<long> headRuns, CancellationToken ct)
+    private async Task<List<CompareRowDto>> RowsAsync(
+        IReadOnlyList<long> baseRuns,
+        IReadOnlyList<long> headRuns,
+        CancellationToken ct
+    )
     {
         await using var cmd = dataSource.CreateCommand(RowsSql);
         cmd.Parameters.Add(new() { Value = baseRuns.ToArray() });
@@ -104,8 +176,18 @@ internal sealed class CompareQuery(PerfDbContext db, NpgsqlDataSource dataSource
             double? b = reader.IsDBNull(baseValue) ? null : reader.GetDouble(baseValue);
             double? h = reader.IsDBNull(headValue) ? null : reader.GetDouble(headValue);
             double? change = b is { } bv && h is { } hv && bv != 0 ? (hv - bv) / Math.Abs(bv) * 100 : null;
-            rows.Add(new CompareRowDto(reader.GetInt64(id), reader.GetString(key), reader.GetString(measure), reader.GetString(unit),
-                reader.GetString(direction), b, h, change));
+            rows.Add(
+                new CompareRowDto(
+                    reader.GetInt64(id),
+                    reader.GetString(key),
+                    reader.GetString(measure),
+                    reader.GetString(unit),
+                    reader.GetString(direction),
+                    b,
+                    h,
+                    change
+                )
+            );
         }
         return rows;
     }

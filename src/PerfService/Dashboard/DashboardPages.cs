@@ -15,18 +15,27 @@ internal static class DashboardPages
             .WithMetadata(new HttpMethodMetadata([HttpMethods.Get, HttpMethods.Head]))
             .ExcludeFromDescription();
 
-    private static Results<FileStreamHttpResult, ProblemHttpResult> Serve(string? path, HttpContext http, IWebHostEnvironment env)
+    private static Results<FileStreamHttpResult, ProblemHttpResult> Serve(
+        string? path,
+        HttpContext http,
+        IWebHostEnvironment env
+    )
     {
         var page = (path ?? "").Trim('/');
         if (_notPages.Any(p => page.StartsWith(p, StringComparison.OrdinalIgnoreCase)) || page.Contains('/'))
             return NotFound(page);
         var file = env.WebRootFileProvider.GetFileInfo((page.Length == 0 ? "index" : page) + ".html");
-        if (!file.Exists) return NotFound(page);
+        if (!file.Exists)
+            return NotFound(page);
         SecurityHeaders.Apply(http.Response);
         http.Response.Headers.CacheControl = "no-cache";
         return TypedResults.Stream(file.CreateReadStream(), "text/html; charset=utf-8");
     }
 
     private static ProblemHttpResult NotFound(string path) =>
-        TypedResults.Problem(statusCode: StatusCodes.Status404NotFound, title: "Not Found", detail: $"nothing at /{path}");
+        TypedResults.Problem(
+            statusCode: StatusCodes.Status404NotFound,
+            title: "Not Found",
+            detail: $"nothing at /{path}"
+        );
 }

@@ -9,9 +9,18 @@ public static class DashboardSetup
     {
         // Run from a build (./perf serve, the demo) rather than a publish, the pages stay in the project's wwwroot and
         // the build's static-web-assets manifest says where; ASP.NET Core reads it by itself only in Development.
-        if (!Directory.Exists(Path.Combine(builder.Environment.ContentRootPath, "wwwroot"))) builder.WebHost.UseStaticWebAssets();
-        builder.Services.AddOptions<DashboardOptions>().BindConfiguration(DashboardOptions.Section).ValidateDataAnnotations().ValidateOnStart();
-        builder.Services.AddOptions<RateLimitOptions>().BindConfiguration(RateLimitOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        if (!Directory.Exists(Path.Combine(builder.Environment.ContentRootPath, "wwwroot")))
+            builder.WebHost.UseStaticWebAssets();
+        builder
+            .Services.AddOptions<DashboardOptions>()
+            .BindConfiguration(DashboardOptions.Section)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        builder
+            .Services.AddOptions<RateLimitOptions>()
+            .BindConfiguration(RateLimitOptions.Section)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
         builder.Services.AddDashboardRateLimiting();
         builder.Services.AddSingleton<RunShaCache>();
         builder.Services.AddScoped<SeriesQuery>();

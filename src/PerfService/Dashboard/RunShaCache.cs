@@ -21,15 +21,22 @@ internal sealed class RunShaCache
         var shas = new string[runIds.Count];
         HashSet<long>? missing = null;
         for (var i = 0; i < shas.Length; i++)
-            if (!_shas.TryGetValue(runIds[i], out shas[i]!)) (missing ??= []).Add(runIds[i]);
-        if (missing is null) return shas;
+            if (!_shas.TryGetValue(runIds[i], out shas[i]!))
+                (missing ??= []).Add(runIds[i]);
+        if (missing is null)
+            return shas;
 
         var ids = missing.ToArray();
-        var found = await db.Runs.Where(r => ids.Contains(r.Id)).Select(r => new { r.Id, r.Commit!.Sha })
+        var found = await db
+            .Runs.Where(r => ids.Contains(r.Id))
+            .Select(r => new { r.Id, r.Commit!.Sha })
             .ToDictionaryAsync(r => r.Id, r => r.Sha, ct);
-        if (_shas.Count + found.Count > Capacity) _shas.Clear();
-        foreach (var (id, sha) in found) _shas[id] = sha;
-        for (var i = 0; i < shas.Length; i++) shas[i] ??= found.GetValueOrDefault(runIds[i], "");
+        if (_shas.Count + found.Count > Capacity)
+            _shas.Clear();
+        foreach (var (id, sha) in found)
+            _shas[id] = sha;
+        for (var i = 0; i < shas.Length; i++)
+            shas[i] ??= found.GetValueOrDefault(runIds[i], "");
         return shas;
     }
 }

@@ -1,6 +1,7 @@
 namespace PerfService.Dashboard;
 
-/// <summary>Headers for the dashboard's pages and files: no inline script or foreign origin, no framing, no sniffing.</summary>
+/// <summary>Headers for the dashboard's pages and files: no inline script or foreign origin, no framing, no
+/// sniffing.</summary>
 internal static class SecurityHeaders
 {
     private const string ContentSecurityPolicy =

@@ -6,8 +6,14 @@ using Microsoft.Extensions.Options;
 
 namespace PerfService.Dashboard;
 
-internal sealed record SeriesDocument(SeriesBenchmarkDto Benchmark, MeasureDto Measure, string Branch, IReadOnlyList<SeriesLine> Lines,
-    IReadOnlyList<SeriesMarkerDto> Markers, string? Next);
+internal sealed record SeriesDocument(
+    SeriesBenchmarkDto Benchmark,
+    MeasureDto Measure,
+    string Branch,
+    IReadOnlyList<SeriesLine> Lines,
+    IReadOnlyList<SeriesMarkerDto> Markers,
+    string? Next
+);
 
 /// <summary>
 /// A series written straight to the response with <see cref="Utf8JsonWriter"/>, flushed as it goes. At 10,000 points,
@@ -20,14 +26,29 @@ internal sealed record SeriesDocument(SeriesBenchmarkDto Benchmark, MeasureDto M
 internal sealed class SeriesJson(SeriesDocument doc, bool columns) : IResult, IEndpointMetadataProvider
 {
     private const int FlushEvery = 32 * 1024;
-    private static readonly JsonEncodedText BenchmarkName = JsonEncodedText.Encode("benchmark"), MeasureName = JsonEncodedText.Encode("measure"),
-        BranchName = JsonEncodedText.Encode("branch"), LinesName = JsonEncodedText.Encode("lines"), ProfileName = JsonEncodedText.Encode("profile"),
-        MarkersName = JsonEncodedText.Encode("markers"), NextName = JsonEncodedText.Encode("next"), PointsName = JsonEncodedText.Encode("points"),
-        RunIdName = JsonEncodedText.Encode("runId"), CommitName = JsonEncodedText.Encode("commit"), SeriesAtName = JsonEncodedText.Encode("seriesAt"),
-        ValueName = JsonEncodedText.Encode("value"), CiLowerName = JsonEncodedText.Encode("ciLower"), CiUpperName = JsonEncodedText.Encode("ciUpper"),
-        SampleCountName = JsonEncodedText.Encode("sampleCount"), ShasName = JsonEncodedText.Encode("shas"), RunIdsName = JsonEncodedText.Encode("runIds"),
-        CommitsName = JsonEncodedText.Encode("commits"), TimesName = JsonEncodedText.Encode("times"), ValuesName = JsonEncodedText.Encode("values"),
-        LowerName = JsonEncodedText.Encode("lower"), UpperName = JsonEncodedText.Encode("upper"), SamplesName = JsonEncodedText.Encode("samples");
+    private static readonly JsonEncodedText BenchmarkName = JsonEncodedText.Encode("benchmark"),
+        MeasureName = JsonEncodedText.Encode("measure"),
+        BranchName = JsonEncodedText.Encode("branch"),
+        LinesName = JsonEncodedText.Encode("lines"),
+        ProfileName = JsonEncodedText.Encode("profile"),
+        MarkersName = JsonEncodedText.Encode("markers"),
+        NextName = JsonEncodedText.Encode("next"),
+        PointsName = JsonEncodedText.Encode("points"),
+        RunIdName = JsonEncodedText.Encode("runId"),
+        CommitName = JsonEncodedText.Encode("commit"),
+        SeriesAtName = JsonEncodedText.Encode("seriesAt"),
+        ValueName = JsonEncodedText.Encode("value"),
+        CiLowerName = JsonEncodedText.Encode("ciLower"),
+        CiUpperName = JsonEncodedText.Encode("ciUpper"),
+        SampleCountName = JsonEncodedText.Encode("sampleCount"),
+        ShasName = JsonEncodedText.Encode("shas"),
+        RunIdsName = JsonEncodedText.Encode("runIds"),
+        CommitsName = JsonEncodedText.Encode("commits"),
+        TimesName = JsonEncodedText.Encode("times"),
+        ValuesName = JsonEncodedText.Encode("values"),
+        LowerName = JsonEncodedText.Encode("lower"),
+        UpperName = JsonEncodedText.Encode("upper"),
+        SamplesName = JsonEncodedText.Encode("samples");
 
     private Utf8JsonWriter _json = null!;
     private HttpResponse _response = null!;
@@ -38,7 +59,12 @@ internal sealed class SeriesJson(SeriesDocument doc, bool columns) : IResult, IE
         _response = http.Response;
         _response.ContentType = "application/json; charset=utf-8";
         var options = http.RequestServices.GetRequiredService<IOptions<JsonOptions>>().Value.SerializerOptions;
-        await using (_json = new Utf8JsonWriter(_response.BodyWriter, new JsonWriterOptions { Encoder = options.Encoder, SkipValidation = true }))
+        await using (
+            _json = new Utf8JsonWriter(
+                _response.BodyWriter,
+                new JsonWriterOptions { Encoder = options.Encoder, SkipValidation = true }
+            )
+        )
         {
             _json.WriteStartObject();
             _json.WritePropertyName(BenchmarkName);
@@ -46,8 +72,10 @@ internal sealed class SeriesJson(SeriesDocument doc, bool columns) : IResult, IE
             _json.WritePropertyName(MeasureName);
             JsonSerializer.Serialize(_json, doc.Measure, options);
             _json.WriteString(BranchName, doc.Branch);
-            if (columns) await WriteColumnsAsync();
-            else await WritePointsAsync();
+            if (columns)
+                await WriteColumnsAsync();
+            else
+                await WritePointsAsync();
             _json.WritePropertyName(MarkersName);
             JsonSerializer.Serialize(_json, doc.Markers, options);
             _json.WriteString(NextName, doc.Next);
@@ -142,23 +170,29 @@ internal sealed class SeriesJson(SeriesDocument doc, bool columns) : IResult, IE
     // JSON has no NaN or infinity; one such value must not break the response half-way through the stream.
     private void Number(double? value)
     {
-        if (value is { } v && double.IsFinite(v)) _json.WriteNumberValue(v);
-        else _json.WriteNullValue();
+        if (value is { } v && double.IsFinite(v))
+            _json.WriteNumberValue(v);
+        else
+            _json.WriteNullValue();
     }
 
     /// <summary>Hands what is written so far to the server every 32 KB: the body is never held whole.</summary>
     private ValueTask FlushWhenFullAsync()
     {
         var written = _json.BytesCommitted + _json.BytesPending;
-        if (written - _flushed < FlushEvery) return ValueTask.CompletedTask;
+        if (written - _flushed < FlushEvery)
+            return ValueTask.CompletedTask;
         _flushed = written;
         _json.Flush();
         return FlushBodyAsync();
     }
 
-    private async ValueTask FlushBodyAsync() => await _response.BodyWriter.FlushAsync(_response.HttpContext.RequestAborted);
+    private async ValueTask FlushBodyAsync() =>
+        await _response.BodyWriter.FlushAsync(_response.HttpContext.RequestAborted);
 
     // The other shapes are added to the OpenAPI document by SeriesOpenApi.
     public static void PopulateMetadata(MethodInfo method, EndpointBuilder builder) =>
-        builder.Metadata.Add(new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(SeriesDto), ["application/json"]));
+        builder.Metadata.Add(
+            new ProducesResponseTypeMetadata(StatusCodes.Status200OK, typeof(SeriesDto), ["application/json"])
+        );
 }

@@ -11,11 +11,15 @@ namespace PerfService.Dashboard;
 internal static class SeriesOpenApi
 {
     public const string Description =
-        "format=json (default): one object per point (SeriesDto). format=columns: the same data as one array per field " +
-        "(SeriesColumnsDto: runIds; commits as indexes into shas, where each commit is sent once; times in Unix milliseconds; " +
-        "values, lower, upper, samples), about half the bytes; the dashboard reads this one. format=csv (or Accept: text/csv): one row per point.";
+        "format=json (default): one object per point (SeriesDto). format=columns: the same data as one array per field "
+        + "(SeriesColumnsDto: runIds; commits as indexes into shas, where each commit is sent once; times in Unix milliseconds; "
+        + "values, lower, upper, samples), about half the bytes; the dashboard reads this one. format=csv (or Accept: text/csv): one row per point.";
 
-    public static async Task DescribeResponsesAsync(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken ct)
+    public static async Task DescribeResponsesAsync(
+        OpenApiOperation operation,
+        OpenApiOperationTransformerContext context,
+        CancellationToken ct
+    )
     {
         // SeriesDto is already a component (it is the endpoint's declared type); the columns shape joins it.
         var columns = await context.AddSchemaAsync<SeriesColumnsDto>(ct);

@@ -21,19 +21,33 @@ public static class DataExtensions
 
     /// <summary>
     /// ConnectionStrings:Perf with automatic preparation on unless the string sets it: the statements of ingest,
-    /// analysis, the read API and Hangfire repeat thousands of times a minute, and without it PostgreSQL parses and plans
+    /// analysis, the read API and Hangfire repeat thousands of times a minute, and without it PostgreSQL parses and
+    /// plans
     /// each one every time (a tenth of its CPU under the load test; 16 ms of planning for each run read by id).
     /// </summary>
     public static string ConnectionString(IConfiguration configuration)
     {
-        var connectionString = configuration.GetConnectionString("Perf")
-            ?? throw new InvalidOperationException("ConnectionStrings:Perf is not set (./perf sets it from PERF_DB or the private cluster).");
+        var connectionString =
+            configuration.GetConnectionString("Perf")
+            ?? throw new InvalidOperationException(
+                "ConnectionStrings:Perf is not set (./perf sets it from PERF_DB or the private cluster)."
+            );
         var given = new System.Data.Common.DbConnectionStringBuilder { ConnectionString = connectionString };
-        if (given.Keys.Cast<string>().Any(k => k.Replace(" ", "").Equals("MaxAutoPrepare", StringComparison.OrdinalIgnoreCase))) return connectionString;
-        return new NpgsqlConnectionStringBuilder(connectionString) { MaxAutoPrepare = 64, AutoPrepareMinUsages = 2 }.ConnectionString;
+        if (
+            given
+                .Keys.Cast<string>()
+                .Any(k => k.Replace(" ", "").Equals("MaxAutoPrepare", StringComparison.OrdinalIgnoreCase))
+        )
+            return connectionString;
+        return new NpgsqlConnectionStringBuilder(connectionString)
+        {
+            MaxAutoPrepare = 64,
+            AutoPrepareMinUsages = 2,
+        }.ConnectionString;
     }
 
-    public static DbContextOptionsBuilder UsePerfDatabase(this DbContextOptionsBuilder options, NpgsqlDataSource dataSource) =>
-        options.UseNpgsql(dataSource, o => o.MigrationsAssembly(MigrationsAssembly))
-            .UseSnakeCaseNamingConvention();
+    public static DbContextOptionsBuilder UsePerfDatabase(
+        this DbContextOptionsBuilder options,
+        NpgsqlDataSource dataSource
+    ) => options.UseNpgsql(dataSource, o => o.MigrationsAssembly(MigrationsAssembly)).UseSnakeCaseNamingConvention();
 }

@@ -1,7 +1,7 @@
 using Octokit;
+using PerfService.Core.Comparison;
 using PerfService.Core.Reports;
 using PerfService.Data.Entities;
-using PerfService.Core.Comparison;
 
 namespace PerfService.GitHub;
 
@@ -20,7 +20,14 @@ public static class CheckRuns
 
     public static string Name(string project) => $"PerfService / {project}";
 
-    public static async Task UpsertAsync(IGitHubClient github, GitHubRepo repo, PullRequestReport report, PullRequestComment row, string body, DateTimeOffset now)
+    public static async Task UpsertAsync(
+        IGitHubClient github,
+        GitHubRepo repo,
+        PullRequestReport report,
+        PullRequestComment row,
+        string body,
+        DateTimeOffset now
+    )
     {
         var counts = ReportCounts.Of(report);
         var status = CommitStatusSummary.From(report);
@@ -32,30 +39,46 @@ public static class CheckRuns
         IReadOnlyList<NewCheckRunAction> actions = canAcknowledge
             ? [new NewCheckRunAction("Acknowledge", "Accept these regressions (write access)", AcknowledgeAction)]
             : [];
-        CheckStatus state = running ? (report.AwaitingApprovalLabel is null ? CheckStatus.InProgress : CheckStatus.Queued) : CheckStatus.Completed;
-        CheckConclusion? conclusion = running ? null
+        CheckStatus state = running
+            ? (report.AwaitingApprovalLabel is null ? CheckStatus.InProgress : CheckStatus.Queued)
+            : CheckStatus.Completed;
+        CheckConclusion? conclusion =
+            running ? null
             : counts.Blocking > 0 ? CheckConclusion.Failure
             : counts.Inconclusive > 0 ? CheckConclusion.Neutral
             : CheckConclusion.Success;
 
-        var wanted = conclusion is { } c ? $"{Completed}{c.ToString().ToLowerInvariant()}" : state == CheckStatus.Queued ? "queued" : "in_progress";
+        var wanted =
+            conclusion is { } c ? $"{Completed}{c.ToString().ToLowerInvariant()}"
+            : state == CheckStatus.Queued ? "queued"
+            : "in_progress";
         if (row.CheckRunId is { } id && row.CheckRunHead == report.HeadCommit)
         {
             // GitHub keeps a completed run as it was: the same conclusion stays on it (the comment carries the rest), a
             // new one, or the head running again, is a new run.
             if (row.CheckRunState?.StartsWith(Completed, StringComparison.Ordinal) == true)
             {
-                if (row.CheckRunState == wanted) return;
+                if (row.CheckRunState == wanted)
+                    return;
             }
             else
             {
                 try
                 {
-                    await github.Check.Run.Update(repo.Owner, repo.Name, id, new CheckRunUpdate
-                    {
-                        Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : now,
-                        Output = output, DetailsUrl = details, Actions = actions,
-                    });
+                    await github.Check.Run.Update(
+                        repo.Owner,
+                        repo.Name,
+                        id,
+                        new CheckRunUpdate
+                        {
+                            Status = state,
+                            Conclusion = conclusion,
+                            CompletedAt = conclusion is null ? null : now,
+                            Output = output,
+                            DetailsUrl = details,
+                            Actions = actions,
+                        }
+                    );
                     row.CheckRunState = wanted;
                     return;
                 }
@@ -70,11 +93,21 @@ public static class CheckRuns
                 }
             }
         }
-        var created = await github.Check.Run.Create(repo.Owner, repo.Name, new NewCheckRun(Name(report.Project), report.HeadCommit)
-        {
-            Status = state, Conclusion = conclusion, CompletedAt = conclusion is null ? null : now,
-            StartedAt = now, Output = output, DetailsUrl = details, ExternalId = report.Project, Actions = actions,
-        });
+        var created = await github.Check.Run.Create(
+            repo.Owner,
+            repo.Name,
+            new NewCheckRun(Name(report.Project), report.HeadCommit)
+            {
+                Status = state,
+                Conclusion = conclusion,
+                CompletedAt = conclusion is null ? null : now,
+                StartedAt = now,
+                Output = output,
+                DetailsUrl = details,
+                ExternalId = report.Project,
+                Actions = actions,
+            }
+        );
         row.CheckRunId = created.Id;
         row.CheckRunHead = report.HeadCommit;
         row.CheckRunState = wanted;
@@ -83,15 +116,25 @@ public static class CheckRuns
     /// <summary>The comment's report, with what is still running; cut to GitHub's limit.</summary>
     internal static string Summary(PullRequestReport report, string body)
     {
-        var done = report.Rows.Select(r => r.Profile).Concat(report.Targets.Select(t => t.Profile)).Distinct().Except(report.PendingProfiles).Order().ToList();
-        var progress = report.PendingProfiles.Count == 0 ? ""
-            : $"**Profiles done:** {(done.Count == 0 ? "none yet" : string.Join(", ", done))} · **left:** {string.Join(", ", report.PendingProfiles)}\n\n";
+        var done = report
+            .Rows.Select(r => r.Profile)
+            .Concat(report.Targets.Select(t => t.Profile))
+            .Distinct()
+            .Except(report.PendingProfiles)
+            .Order()
+            .ToList();
+        var progress =
+            report.PendingProfiles.Count == 0
+                ? ""
+                : $"**Profiles done:** {(done.Count == 0 ? "none yet" : string.Join(", ", done))} · **left:** {string.Join(", ", report.PendingProfiles)}\n\n";
         var text = progress + body;
-        if (text.Length <= MaxSummaryLength) return text;
+        if (text.Length <= MaxSummaryLength)
+            return text;
         var link = MarkdownText.Url(report.DashboardUrl) is { } url ? $" See the [full report]({url})." : "";
         var tail = $"\n\n… (cut at GitHub's {MaxSummaryLength:N0}-character limit).{link}";
         var end = MaxSummaryLength - tail.Length;
-        if (char.IsHighSurrogate(text[end - 1])) end--;
+        if (char.IsHighSurrogate(text[end - 1]))
+            end--;
         return text[..end] + tail;
     }
 }

@@ -12,7 +12,9 @@ namespace PerfService.GitHub;
 /// </summary>
 public sealed class GitHubAppJwt(IOptions<GitHubOptions> options, TimeProvider time) : IDisposable
 {
-    private static readonly string s_header = Encode(JsonSerializer.SerializeToUtf8Bytes(new { alg = "RS256", typ = "JWT" }));
+    private static readonly string s_header = Encode(
+        JsonSerializer.SerializeToUtf8Bytes(new { alg = "RS256", typ = "JWT" })
+    );
     private readonly Lazy<RSA> _key = new(() =>
     {
         var rsa = RSA.Create();
@@ -24,11 +26,25 @@ public sealed class GitHubAppJwt(IOptions<GitHubOptions> options, TimeProvider t
     {
         var now = time.GetUtcNow().ToUnixTimeSeconds();
         var appId = options.Value.AppId!.Trim();
-        // Issued a minute in the past against clock drift, as GitHub advises; GitHub refuses expiries over 10 minutes ahead.
+        // Issued a minute in the past against clock drift, as GitHub advises; GitHub refuses expiries over 10 minutes
+        // ahead.
         object issuer = long.TryParse(appId, out var numeric) ? numeric : appId;
-        var payload = Encode(JsonSerializer.SerializeToUtf8Bytes(new { iat = now - 60, exp = now + 540, iss = issuer }));
+        var payload = Encode(
+            JsonSerializer.SerializeToUtf8Bytes(
+                new
+                {
+                    iat = now - 60,
+                    exp = now + 540,
+                    iss = issuer,
+                }
+            )
+        );
         var signed = s_header + "." + payload;
-        var signature = _key.Value.SignData(Encoding.ASCII.GetBytes(signed), HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1);
+        var signature = _key.Value.SignData(
+            Encoding.ASCII.GetBytes(signed),
+            HashAlgorithmName.SHA256,
+            RSASignaturePadding.Pkcs1
+        );
         return signed + "." + Encode(signature);
     }
 
@@ -36,6 +52,7 @@ public sealed class GitHubAppJwt(IOptions<GitHubOptions> options, TimeProvider t
 
     public void Dispose()
     {
-        if (_key.IsValueCreated) _key.Value.Dispose();
+        if (_key.IsValueCreated)
+            _key.Value.Dispose();
     }
 }

@@ -9,7 +9,12 @@ namespace PerfService.GitHub;
 /// installation token, both cached; a token is renewed five minutes before it expires (they live an hour).
 /// One HTTP client serves every connection.
 /// </summary>
-public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHubAppJwt jwt, TimeProvider time, ILogger<GitHubClientProvider> logger)
+public sealed class GitHubClientProvider(
+    IOptions<GitHubOptions> options,
+    GitHubAppJwt jwt,
+    TimeProvider time,
+    ILogger<GitHubClientProvider> logger
+)
 {
     private static readonly ProductHeaderValue s_product = new("PerfService");
     private static readonly TimeSpan s_renewBefore = TimeSpan.FromMinutes(5);
@@ -25,33 +30,39 @@ public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHub
     public async Task<IGitHubClient> ForRepositoryAsync(string owner, string name, CancellationToken ct)
     {
         var o = options.Value;
-        if (!o.UsesApp) return Client(new Credentials(o.Token));
+        if (!o.UsesApp)
+            return Client(new Credentials(o.Token));
         return Client(new Credentials(await InstallationTokenAsync(owner, name, ct)));
     }
 
     /// <summary>
-    /// The login the service writes comments as: the App's bot user (<c>SLUG[bot]</c>, from GET /app) or the token's user
+    /// The login the service writes comments as: the App's bot user (<c>SLUG[bot]</c>, from GET /app) or the token's
+    /// user
     /// (GET /user). A comment is the service's own only if this login wrote it.
     /// </summary>
     public async Task<string> IdentityAsync(CancellationToken ct)
     {
-        if (_identity is { } known) return known;
+        if (_identity is { } known)
+            return known;
         var o = options.Value;
         ct.ThrowIfCancellationRequested();
         var login = o.UsesApp
-            ? (await Client(new Credentials(jwt.Create(), AuthenticationType.Bearer)).GitHubApps.GetCurrent()).Slug + "[bot]"
+            ? (await Client(new Credentials(jwt.Create(), AuthenticationType.Bearer)).GitHubApps.GetCurrent()).Slug
+                + "[bot]"
             : (await Client(new Credentials(o.Token)).User.Current()).Login;
         logger.LogInformation("PerfService writes to GitHub as {Login}", login);
         return _identity = login;
     }
 
-    /// <summary>Drops cached credentials of a repository after GitHub refused them (the App was uninstalled, the token revoked).</summary>
+    /// <summary>Drops cached credentials of a repository after GitHub refused them (the App was uninstalled, the token
+    /// revoked).</summary>
     public async Task ForgetAsync(string owner, string name)
     {
         await _gate.WaitAsync();
         try
         {
-            if (_installations.Remove($"{owner}/{name}", out var installation)) _tokens.Remove(installation);
+            if (_installations.Remove($"{owner}/{name}", out var installation))
+                _tokens.Remove(installation);
         }
         finally
         {
@@ -72,14 +83,21 @@ public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHub
                 installation = (await app.GitHubApps.GetRepositoryInstallationForCurrent(owner, name)).Id;
                 _installations[key] = installation;
             }
-            if (_tokens.TryGetValue(installation, out var cached) && cached.ExpiresAt - time.GetUtcNow() > s_renewBefore)
+            if (
+                _tokens.TryGetValue(installation, out var cached)
+                && cached.ExpiresAt - time.GetUtcNow() > s_renewBefore
+            )
                 return cached.Token;
 
             app ??= Client(new Credentials(jwt.Create(), AuthenticationType.Bearer));
             var token = await app.GitHubApps.CreateInstallationToken(installation);
             _tokens[installation] = token;
-            logger.LogInformation("New installation token for {Repository} (installation {Installation}), valid until {ExpiresAt}",
-                key, installation, token.ExpiresAt);
+            logger.LogInformation(
+                "New installation token for {Repository} (installation {Installation}), valid until {ExpiresAt}",
+                key,
+                installation,
+                token.ExpiresAt
+            );
             return token.Token;
         }
         finally
@@ -89,7 +107,15 @@ public sealed class GitHubClientProvider(IOptions<GitHubOptions> options, GitHub
     }
 
     private GitHubClient Client(Credentials credentials) =>
-        new(new Connection(s_product, options.Value.ApiBaseUri, new InMemoryCredentialStore(credentials), _http, new SimpleJsonSerializer()));
+        new(
+            new Connection(
+                s_product,
+                options.Value.ApiBaseUri,
+                new InMemoryCredentialStore(credentials),
+                _http,
+                new SimpleJsonSerializer()
+            )
+        );
 
     private static HttpClientAdapter Http(int timeoutSeconds)
     {

@@ -19,31 +19,37 @@ public sealed class GitHubOptions
 
     public string? WebhookSecret { get; set; }
     public string? Token { get; set; }
+
     /// <summary>The App's id or client id: the JWT's issuer.</summary>
     public string? AppId { get; set; }
     public string? PrivateKeyPem { get; set; }
     public string? PrivateKeyFile { get; set; }
 
-    /// <summary>A rate limit that resets sooner than this is waited out in the job; a later one reschedules it.</summary>
+    /// <summary>A rate limit that resets sooner than this is waited out in the job; a later one reschedules
+    /// it.</summary>
     [Range(0, 3600)]
     public int MaxRateLimitWaitSeconds { get; set; } = 60;
 
-    /// <summary>Tries of one step on 5xx and network errors before the job fails and Hangfire's back-off takes over.</summary>
+    /// <summary>Tries of one step on 5xx and network errors before the job fails and Hangfire's back-off takes
+    /// over.</summary>
     [Range(1, 10)]
     public int TransientAttempts { get; set; } = 3;
 
     [Range(0, 60_000)]
     public int TransientDelayMilliseconds { get; set; } = 1_000;
 
-    /// <summary>How long one call to GitHub may take before it counts as a (transient) failure; Octokit's own default is 100 s.</summary>
+    /// <summary>How long one call to GitHub may take before it counts as a (transient) failure; Octokit's own default
+    /// is 100 s.</summary>
     [Range(1, 300)]
     public int RequestTimeoutSeconds { get; set; } = 30;
 
-    /// <summary>Webhook bodies one process reads (and checks the signature of) at once; more wait, see <see cref="WebhookQueueSeconds"/>.</summary>
+    /// <summary>Webhook bodies one process reads (and checks the signature of) at once; more wait, see <see
+    /// cref="WebhookQueueSeconds"/>.</summary>
     [Range(1, 1_000)]
     public int MaxConcurrentWebhooks { get; set; } = 8;
 
-    /// <summary>How long a delivery waits for a slot before it is answered 503 (GitHub itself gives up after 10 s).</summary>
+    /// <summary>How long a delivery waits for a slot before it is answered 503 (GitHub itself gives up after 10
+    /// s).</summary>
     [Range(0, 60)]
     public int WebhookQueueSeconds { get; set; } = 5;
 
@@ -65,7 +71,10 @@ public sealed class GitHubOptionsValidator : IValidateOptions<GitHubOptions>
     public ValidateOptionsResult Validate(string? name, GitHubOptions o)
     {
         var errors = new List<string>();
-        if (!Uri.TryCreate(o.ApiBaseUrl, UriKind.Absolute, out var api) || (api.Scheme != Uri.UriSchemeHttps && api.Scheme != Uri.UriSchemeHttp))
+        if (
+            !Uri.TryCreate(o.ApiBaseUrl, UriKind.Absolute, out var api)
+            || (api.Scheme != Uri.UriSchemeHttps && api.Scheme != Uri.UriSchemeHttp)
+        )
             errors.Add("GitHub:ApiBaseUrl must be an absolute http(s) URL");
         if (o.UsesApp && !string.IsNullOrWhiteSpace(o.Token))
             errors.Add("set either GitHub:AppId (GitHub App) or GitHub:Token, not both");

@@ -16,25 +16,46 @@ public static class RateLimit
 
     public static TimeSpan? WaitFor(ApiException e, DateTimeOffset now)
     {
-        if (e.StatusCode is not (HttpStatusCode.Forbidden or HttpStatusCode.TooManyRequests)) return null;
+        if (e.StatusCode is not (HttpStatusCode.Forbidden or HttpStatusCode.TooManyRequests))
+            return null;
         var headers = e.HttpResponse?.Headers;
 
         if (Header(headers, "Retry-After") is { } retryAfter)
         {
-            if (int.TryParse(retryAfter, NumberStyles.None, CultureInfo.InvariantCulture, out var seconds)) return TimeSpan.FromSeconds(seconds);
-            if (DateTimeOffset.TryParse(retryAfter, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at)) return Until(at, now);
+            if (int.TryParse(retryAfter, NumberStyles.None, CultureInfo.InvariantCulture, out var seconds))
+                return TimeSpan.FromSeconds(seconds);
+            if (
+                DateTimeOffset.TryParse(
+                    retryAfter,
+                    CultureInfo.InvariantCulture,
+                    DateTimeStyles.AssumeUniversal,
+                    out var at
+                )
+            )
+                return Until(at, now);
         }
-        if (Header(headers, "X-RateLimit-Remaining") == "0"
-            && long.TryParse(Header(headers, "X-RateLimit-Reset"), NumberStyles.None, CultureInfo.InvariantCulture, out var reset))
+        if (
+            Header(headers, "X-RateLimit-Remaining") == "0"
+            && long.TryParse(
+                Header(headers, "X-RateLimit-Reset"),
+                NumberStyles.None,
+                CultureInfo.InvariantCulture,
+                out var reset
+            )
+        )
             return Until(DateTimeOffset.FromUnixTimeSeconds(reset), now);
-        if (e.StatusCode == HttpStatusCode.TooManyRequests || e is SecondaryRateLimitExceededException
-            || e.Message.Contains("secondary rate limit", StringComparison.OrdinalIgnoreCase))
+        if (
+            e.StatusCode == HttpStatusCode.TooManyRequests
+            || e is SecondaryRateLimitExceededException
+            || e.Message.Contains("secondary rate limit", StringComparison.OrdinalIgnoreCase)
+        )
             return s_secondaryDefault;
         return null;
     }
 
     // The reset is a whole second on GitHub's clock; a margin keeps us from arriving a moment early.
-    private static TimeSpan Until(DateTimeOffset at, DateTimeOffset now) => at - now > TimeSpan.Zero ? at - now + s_margin : s_margin;
+    private static TimeSpan Until(DateTimeOffset at, DateTimeOffset now) =>
+        at - now > TimeSpan.Zero ? at - now + s_margin : s_margin;
 
     // HTTP header names are case-insensitive and GitHub sends them lower-case over HTTP/2; Octokit's dictionary is not.
     private static string? Header(IReadOnlyDictionary<string, string>? headers, string name) =>

@@ -11,7 +11,8 @@ public static class AdminCommands
 {
     public static async Task<bool> TryRunAsync(this WebApplication app, string[] args)
     {
-        if (args is not ["token", ..]) return false;
+        if (args is not ["token", ..])
+            return false;
         var root = new RootCommand("PerfService: administrative commands (run without them, it serves)")
         {
             TokenCli.Create(app.Services),

@@ -3,7 +3,8 @@ using Npgsql;
 namespace PerfService.Hosting;
 
 /// <summary>
-/// LISTENs on one PostgreSQL channel on a dedicated connection and wakes waiters within milliseconds of a NOTIFY from any
+/// LISTENs on one PostgreSQL channel on a dedicated connection and wakes waiters within milliseconds of a NOTIFY from
+/// any
 /// replica. Waiters also re-check on a short timer of their own, so a lost notification (a dropped connection) costs a
 /// poll interval, never work.
 /// </summary>
@@ -25,9 +26,11 @@ public sealed class ChannelListener(NpgsqlDataSource dataSource, string channel,
             {
                 await using var conn = await dataSource.OpenConnectionAsync(stoppingToken);
                 conn.Notification += (_, _) => Signal();
-                await using (var listen = new NpgsqlCommand($"LISTEN {channel}", conn)) await listen.ExecuteNonQueryAsync(stoppingToken);
+                await using (var listen = new NpgsqlCommand($"LISTEN {channel}", conn))
+                    await listen.ExecuteNonQueryAsync(stoppingToken);
                 Signal(); // anything sent while we were not listening
-                while (!stoppingToken.IsCancellationRequested) await conn.WaitAsync(stoppingToken);
+                while (!stoppingToken.IsCancellationRequested)
+                    await conn.WaitAsync(stoppingToken);
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
             {
@@ -36,7 +39,14 @@ public sealed class ChannelListener(NpgsqlDataSource dataSource, string channel,
             catch (Exception e)
             {
                 logger.LogWarning(e, "Notifications on {Channel} interrupted; reconnecting", channel);
-                try { await Task.Delay(TimeSpan.FromSeconds(1), stoppingToken); } catch (OperationCanceledException) { return; }
+                try
+                {
+                    await Task.Delay(TimeSpan.FromSeconds(1), stoppingToken);
+                }
+                catch (OperationCanceledException)
+                {
+                    return;
+                }
             }
         }
     }

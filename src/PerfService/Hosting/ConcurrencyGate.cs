@@ -14,7 +14,8 @@ public abstract class ConcurrencyGate(int slots, TimeSpan wait, TimeProvider tim
 
     public async Task<IDisposable?> EnterAsync(CancellationToken ct)
     {
-        if (_slots.Wait(0)) return new Slot(_slots);
+        if (_slots.Wait(0))
+            return new Slot(_slots);
         // The wait is timed by the service's clock; cancelling it leaves the semaphore untouched, so no slot leaks.
         using var timeout = new CancellationTokenSource(wait, time);
         using var either = CancellationTokenSource.CreateLinkedTokenSource(ct, timeout.Token);
@@ -35,7 +36,8 @@ public abstract class ConcurrencyGate(int slots, TimeSpan wait, TimeProvider tim
 
         public void Dispose()
         {
-            if (Interlocked.Exchange(ref _released, 1) == 0) slots.Release();
+            if (Interlocked.Exchange(ref _released, 1) == 0)
+                slots.Release();
         }
     }
 }

@@ -4,7 +4,8 @@ namespace PerfService.Hosting;
 
 public static class HealthEndpoints
 {
-    /// <summary><c>/healthz</c>: the process is alive (no dependencies). <c>/readyz</c>: it can serve, i.e. the database answers.</summary>
+    /// <summary><c>/healthz</c>: the process is alive (no dependencies). <c>/readyz</c>: it can serve, i.e. the
+    /// database answers.</summary>
     public static IEndpointRouteBuilder MapHealthEndpoints(this IEndpointRouteBuilder app)
     {
         app.MapHealthChecks("/healthz", new HealthCheckOptions { Predicate = _ => false });

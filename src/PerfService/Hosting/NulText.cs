@@ -18,22 +18,36 @@ public static class NulText
 
     public static WebApplication UseNulRefusal(this WebApplication app)
     {
-        app.Use(async (http, next) =>
-        {
-            var field = In(http.Request.Path.Value) ? "path"
-                : http.Request.Query.FirstOrDefault(q => In(q.Key) || q.Value.Any(In)) is { Key: not null } bad ? $"query parameter '{Show(bad.Key)}'" : null;
-            if (field is null)
+        app.Use(
+            async (http, next) =>
             {
-                await next(http);
-                return;
+                var field =
+                    In(http.Request.Path.Value) ? "path"
+                    : http.Request.Query.FirstOrDefault(q => In(q.Key) || q.Value.Any(In)) is { Key: not null } bad
+                        ? $"query parameter '{Show(bad.Key)}'"
+                    : null;
+                if (field is null)
+                {
+                    await next(http);
+                    return;
+                }
+                http.Response.StatusCode = StatusCodes.Status400BadRequest;
+                await http
+                    .RequestServices.GetRequiredService<IProblemDetailsService>()
+                    .WriteAsync(
+                        new ProblemDetailsContext
+                        {
+                            HttpContext = http,
+                            ProblemDetails = new ProblemDetails
+                            {
+                                Status = 400,
+                                Title = "Bad request",
+                                Detail = $"{field} {Rule}",
+                            },
+                        }
+                    );
             }
-            http.Response.StatusCode = StatusCodes.Status400BadRequest;
-            await http.RequestServices.GetRequiredService<IProblemDetailsService>().WriteAsync(new ProblemDetailsContext
-            {
-                HttpContext = http,
-                ProblemDetails = new ProblemDetails { Status = 400, Title = "Bad request", Detail = $"{field} {Rule}" },
-            });
-        });
+        );
         return app;
     }
 }

@@ -14,9 +14,13 @@ public static class ServiceDefaults
         });
 
         // Enums travel as their names ("Regression", not 0): readable, and stable when members are added.
-        builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.Converters.Add(new System.Text.Json.Serialization.JsonStringEnumConverter()));
-        builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = ctx =>
-            ctx.ProblemDetails.Extensions.TryAdd("traceId", ctx.HttpContext.TraceIdentifier));
+        builder.Services.ConfigureHttpJsonOptions(o =>
+            o.SerializerOptions.Converters.Add(new System.Text.Json.Serialization.JsonStringEnumConverter())
+        );
+        builder.Services.AddProblemDetails(o =>
+            o.CustomizeProblemDetails = ctx =>
+                ctx.ProblemDetails.Extensions.TryAdd("traceId", ctx.HttpContext.TraceIdentifier)
+        );
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
         // A body that does not bind (wrong JSON types, too deep) throws, so the handler can say what and where.
         builder.Services.Configure<Microsoft.AspNetCore.Routing.RouteHandlerOptions>(o => o.ThrowOnBadRequest = true);

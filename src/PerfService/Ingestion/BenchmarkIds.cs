@@ -27,7 +27,9 @@ public sealed class BenchmarkIds(int capacity = BenchmarkIds.DefaultCapacity)
     public void Remember(long suiteId, IReadOnlyDictionary<string, long> ids)
     {
         // Past the cap, start over rather than track recency: a full lookup is the worst that happens.
-        if (_ids.Count + ids.Count > capacity) _ids.Clear();
-        foreach (var (key, id) in ids) _ids[(suiteId, key)] = id;
+        if (_ids.Count + ids.Count > capacity)
+            _ids.Clear();
+        foreach (var (key, id) in ids)
+            _ids[(suiteId, key)] = id;
     }
 }

@@ -16,7 +16,8 @@ public static class EnvironmentFingerprint
         var sb = new StringBuilder();
         foreach (var (k, v) in environment.OrderBy(e => e.Key, StringComparer.Ordinal))
         {
-            if (Volatile.Any(word => k.Contains(word, StringComparison.OrdinalIgnoreCase))) continue;
+            if (Volatile.Any(word => k.Contains(word, StringComparison.OrdinalIgnoreCase)))
+                continue;
             sb.Append(k).Append('=').Append(v).Append('\n');
         }
         return Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(sb.ToString())))[..16];

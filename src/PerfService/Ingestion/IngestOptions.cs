@@ -13,7 +13,8 @@ public sealed class IngestOptions
     [Range(1024, int.MaxValue)]
     public long MaxFileBytes { get; set; } = 256 * 1024 * 1024;
 
-    /// <summary>Largest size of all files of one request together, once decompressed: many small bombs stop here.</summary>
+    /// <summary>Largest size of all files of one request together, once decompressed: many small bombs stop
+    /// here.</summary>
     [Range(1024, long.MaxValue)]
     public long MaxRequestBytes { get; set; } = 512L * 1024 * 1024;
 
@@ -28,7 +29,8 @@ public sealed class IngestOptions
     /// <summary>Where spooled files go; empty for the system's temporary folder.</summary>
     public string? SpoolDirectory { get; set; }
 
-    /// <summary>Uploads read and stored at once by one service process; more wait (see <see cref="QueueSeconds"/>).</summary>
+    /// <summary>Uploads read and stored at once by one service process; more wait (see <see
+    /// cref="QueueSeconds"/>).</summary>
     [Range(1, 1_000)]
     public int MaxConcurrentUploads { get; set; } = 4;
 

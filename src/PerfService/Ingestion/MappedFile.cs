@@ -19,27 +19,34 @@ public sealed unsafe class MappedFile : MemoryManager<byte>
     {
         _file = file;
         _length = length;
-        _map = MemoryMappedFile.CreateFromFile(file, null, length, MemoryMappedFileAccess.Read, HandleInheritability.None, leaveOpen: true);
+        _map = MemoryMappedFile.CreateFromFile(
+            file,
+            null,
+            length,
+            MemoryMappedFileAccess.Read,
+            HandleInheritability.None,
+            leaveOpen: true
+        );
         _view = _map.CreateViewAccessor(0, length, MemoryMappedFileAccess.Read);
         byte* p = null;
         _view.SafeMemoryMappedViewHandle.AcquirePointer(ref p);
         _pointer = p + _view.PointerOffset;
     }
 
-    /// <summary>Maps a spool file written to <paramref name="file"/> (opened with DeleteOnClose); takes ownership of it.</summary>
+    /// <summary>Maps a spool file written to <paramref name="file"/> (opened with DeleteOnClose); takes ownership of
+    /// it.</summary>
     public static MappedFile Map(FileStream file) => new(file, checked((int)file.Length));
 
     public override Span<byte> GetSpan() => new(_pointer, _length);
 
     public override MemoryHandle Pin(int elementIndex = 0) => new(_pointer + elementIndex);
 
-    public override void Unpin()
-    {
-    }
+    public override void Unpin() { }
 
     protected override void Dispose(bool disposing)
     {
-        if (!disposing) return;
+        if (!disposing)
+            return;
         _view.SafeMemoryMappedViewHandle.ReleasePointer();
         _view.Dispose();
         _map.Dispose();

@@ -13,12 +13,16 @@ namespace PerfService.Ingestion;
 internal static class RunUploadOpenApi
 {
     public const string Description =
-        "multipart/form-data: one `run` part (RunMetadata as JSON) and one `files` part per result file, named by its path " +
-        "relative to the upload root (e.g. `BenchmarkDotNet.Artifacts/results/X-report-full-compressed.json`). The format " +
-        "(bdn, criterion, gobench, k6, json, …) is detected unless `run.format` names it. 201 with the new run; 200 with the " +
-        "stored run when the Idempotency-Key was seen before. Sizes and file counts are bounded (Ingest options): 413 past them.";
+        "multipart/form-data: one `run` part (RunMetadata as JSON) and one `files` part per result file, named by its path "
+        + "relative to the upload root (e.g. `BenchmarkDotNet.Artifacts/results/X-report-full-compressed.json`). The format "
+        + "(bdn, criterion, gobench, k6, json, …) is detected unless `run.format` names it. 201 with the new run; 200 with the "
+        + "stored run when the Idempotency-Key was seen before. Sizes and file counts are bounded (Ingest options): 413 past them.";
 
-    public static async Task DescribeBodyAsync(OpenApiOperation operation, OpenApiOperationTransformerContext context, CancellationToken ct)
+    public static async Task DescribeBodyAsync(
+        OpenApiOperation operation,
+        OpenApiOperationTransformerContext context,
+        CancellationToken ct
+    )
     {
         var metadata = await context.AddSchemaAsync<RunMetadata>(ct);
         operation.RequestBody = new OpenApiRequestBody
@@ -39,7 +43,8 @@ internal static class RunUploadOpenApi
                             ["files"] = new OpenApiSchema
                             {
                                 Type = JsonSchemaType.Array,
-                                Description = "The harness's output files; each part's file name is its path relative to the upload root.",
+                                Description =
+                                    "The harness's output files; each part's file name is its path relative to the upload root.",
                                 Items = new OpenApiSchema { Type = JsonSchemaType.String, Format = "binary" },
                             },
                         },
@@ -66,7 +71,9 @@ internal static class RunUploadOpenApi
                                     ["suite"] = "Rivulet.Benchmarks",
                                     ["format"] = "bdn",
                                 },
-                                ["files"] = new JsonArray("BenchmarkDotNet.Artifacts/results/Rivulet.Benchmarks.Pipeline-report-full-compressed.json"),
+                                ["files"] = new JsonArray(
+                                    "BenchmarkDotNet.Artifacts/results/Rivulet.Benchmarks.Pipeline-report-full-compressed.json"
+                                ),
                             },
                         },
                         ["pullRequest"] = new OpenApiExample
@@ -91,12 +98,15 @@ internal static class RunUploadOpenApi
             },
         };
         operation.Parameters ??= [];
-        operation.Parameters.Add(new OpenApiParameter
-        {
-            Name = "Idempotency-Key",
-            In = ParameterLocation.Header,
-            Description = "Makes a retried upload safe: a key seen before answers 200 with the run it stored, and stores nothing twice.",
-            Schema = new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = 200 },
-        });
+        operation.Parameters.Add(
+            new OpenApiParameter
+            {
+                Name = "Idempotency-Key",
+                In = ParameterLocation.Header,
+                Description =
+                    "Makes a retried upload safe: a key seen before answers 200 with the run it stored, and stores nothing twice.",
+                Schema = new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = 200 },
+            }
+        );
     }
 }

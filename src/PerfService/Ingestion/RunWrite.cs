@@ -13,4 +13,5 @@ public sealed record RunWrite(
     IReadOnlyList<Artifact> Files,
     ParseResult Parsed,
     RunPoster Poster,
-    bool DeclaresProjectTargets);
+    bool DeclaresProjectTargets
+);

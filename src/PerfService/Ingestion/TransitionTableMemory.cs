@@ -14,8 +14,10 @@ public static class TransitionTableMemory
 {
     // PostgreSQL's own default: a small run never asks for less than any other session gets.
     private const long FloorKilobytes = 4 * 1024;
+
     // A run large enough to pass this spills as before, rather than letting one upload claim a large share of memory.
     private const long CeilingKilobytes = 256 * 1024;
+
     // A stored row without samples or error: its fixed columns, the tuple and array headers (measured: 10,000 rows with
     // 20 samples spilled 3,060,000 bytes, 306 a row), and the tuplestore's per-row bookkeeping in memory.
     private const int RowBytes = 200;
@@ -23,7 +25,8 @@ public static class TransitionTableMemory
     public static long KilobytesFor(IReadOnlyList<BenchmarkResult> results)
     {
         long bytes = 0;
-        foreach (var r in results) bytes += RowBytes + 8L * (r.Samples?.Count ?? 0) + 2L * (r.Error?.Length ?? 0);
+        foreach (var r in results)
+            bytes += RowBytes + 8L * (r.Samples?.Count ?? 0) + 2L * (r.Error?.Length ?? 0);
         // Twice the estimate: memory chunks are rounded up and the estimate must not be the thing that spills.
         return Math.Clamp(2 * bytes / 1024 + 1, FloorKilobytes, CeilingKilobytes);
     }

@@ -11,13 +11,19 @@ public sealed record Upload(RunMetadata Metadata, IReadOnlyList<Artifact> Files)
 
     public void Dispose()
     {
-        foreach (var file in Spooled) file.Dispose();
+        foreach (var file in Spooled)
+            file.Dispose();
     }
 }
 
 /// <summary>Input the service refuses, with the HTTP status and, where known, the file and location at fault.</summary>
-public sealed class UploadException(int status, string title, string detail, string? file = null, string? location = null)
-    : Exception(detail)
+public sealed class UploadException(
+    int status,
+    string title,
+    string detail,
+    string? file = null,
+    string? location = null
+) : Exception(detail)
 {
     public int Status { get; } = status;
     public string Title { get; } = title;
@@ -27,8 +33,10 @@ public sealed class UploadException(int status, string title, string detail, str
     public IResult ToProblem()
     {
         var extensions = new Dictionary<string, object?>();
-        if (File is not null) extensions["file"] = File;
-        if (Location is not null) extensions["location"] = Location;
+        if (File is not null)
+            extensions["file"] = File;
+        if (Location is not null)
+            extensions["location"] = Location;
         return TypedResults.Problem(Message, statusCode: Status, title: Title, extensions: extensions);
     }
 }

@@ -11,9 +11,15 @@ public sealed class UploadBudget(long maxFileBytes, long maxRequestBytes)
     public void Take(string path, long fileBytesSoFar, int more, bool gzipped)
     {
         if (fileBytesSoFar + more > maxFileBytes)
-            throw UploadReader.TooLarge($"'{path}' is larger than {maxFileBytes} bytes{(gzipped ? " once decompressed" : "")}", path);
+            throw UploadReader.TooLarge(
+                $"'{path}' is larger than {maxFileBytes} bytes{(gzipped ? " once decompressed" : "")}",
+                path
+            );
         if (Used + more > maxRequestBytes)
-            throw UploadReader.TooLarge($"the files of this upload are larger than {maxRequestBytes} bytes together{(gzipped ? " once decompressed" : "")} (stopped at '{path}')", path);
+            throw UploadReader.TooLarge(
+                $"the files of this upload are larger than {maxRequestBytes} bytes together{(gzipped ? " once decompressed" : "")} (stopped at '{path}')",
+                path
+            );
         Used += more;
     }
 }

@@ -14,12 +14,14 @@ namespace PerfService.Ingestion;
 /// </summary>
 public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider time, ILogger<UploadReader> logger)
 {
-    /// <summary>nginx's "client closed request": the answer to a request its client gave up on; nobody reads it.</summary>
+    /// <summary>nginx's "client closed request": the answer to a request its client gave up on; nobody reads
+    /// it.</summary>
     public const int ClientClosedRequest = 499;
 
     /// <summary>How long a failed read waits for the request to be seen aborted: Kestrel fails the body as soon as the
     /// connection drops, but cancels <c>RequestAborted</c> later, from the thread pool
-    /// (<c>HttpProtocol.CancelRequestAbortedToken</c> schedules it), and on a busy machine that can come well after the read failed.</summary>
+    /// (<c>HttpProtocol.CancelRequestAbortedToken</c> schedules it), and on a busy machine that can come well after the
+    /// read failed.</summary>
     public static readonly TimeSpan AbortNotice = TimeSpan.FromSeconds(2);
 
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { MaxDepth = 16 };
@@ -40,16 +42,26 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
         }
         catch (Exception e) when (e is not UploadException)
         {
-            if (!await AbortedAsync(request.HttpContext.RequestAborted)) throw;
-            logger.LogInformation("Upload aborted by the client ({Length} bytes announced; {Error}: {Message})",
-                request.ContentLength, e.GetType().Name, e.Message);
-            throw new UploadException(ClientClosedRequest, "Client closed request", "the client closed the connection before the upload was read");
+            if (!await AbortedAsync(request.HttpContext.RequestAborted))
+                throw;
+            logger.LogInformation(
+                "Upload aborted by the client ({Length} bytes announced; {Error}: {Message})",
+                request.ContentLength,
+                e.GetType().Name,
+                e.Message
+            );
+            throw new UploadException(
+                ClientClosedRequest,
+                "Client closed request",
+                "the client closed the connection before the upload was read"
+            );
         }
     }
 
     private async Task<bool> AbortedAsync(CancellationToken aborted)
     {
-        if (aborted.IsCancellationRequested) return true;
+        if (aborted.IsCancellationRequested)
+            return true;
         try
         {
             await Task.Delay(AbortNotice, time, aborted);
@@ -63,21 +75,30 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
 
     private async Task<Upload> ReadUploadAsync(HttpRequest request, CancellationToken ct)
     {
-        if (request.ContentLength > _options.MaxBodyBytes) throw TooLarge($"the body is {request.ContentLength} bytes");
+        if (request.ContentLength > _options.MaxBodyBytes)
+            throw TooLarge($"the body is {request.ContentLength} bytes");
         var sizeFeature = request.HttpContext.Features.Get<IHttpMaxRequestBodySizeFeature>();
-        if (sizeFeature is { IsReadOnly: false }) sizeFeature.MaxRequestBodySize = _options.MaxBodyBytes;
+        if (sizeFeature is { IsReadOnly: false })
+            sizeFeature.MaxRequestBodySize = _options.MaxBodyBytes;
         if (!request.HasFormContentType)
-            throw new UploadException(415, "Unsupported media type", "expected multipart/form-data with a 'run' part and 'files' parts");
+            throw new UploadException(
+                415,
+                "Unsupported media type",
+                "expected multipart/form-data with a 'run' part and 'files' parts"
+            );
 
         IFormCollection form;
         try
         {
-            form = await request.ReadFormAsync(new FormOptions
-            {
-                MultipartBodyLengthLimit = _options.MaxBodyBytes,
-                ValueLengthLimit = 1024 * 1024,
-                ValueCountLimit = _options.MaxFiles + 16,
-            }, ct);
+            form = await request.ReadFormAsync(
+                new FormOptions
+                {
+                    MultipartBodyLengthLimit = _options.MaxBodyBytes,
+                    ValueLengthLimit = 1024 * 1024,
+                    ValueCountLimit = _options.MaxFiles + 16,
+                },
+                ct
+            );
         }
         catch (InvalidDataException e) when (e.Message.Contains("limit", StringComparison.OrdinalIgnoreCase))
         {
@@ -90,16 +111,25 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
         catch (BadHttpRequestException e) when (!request.HttpContext.RequestAborted.IsCancellationRequested)
         {
             // The body ended early (400) or came too slowly (408, Kestrel's minimum data rate): the client's doing.
-            throw new UploadException(e.StatusCode, "Malformed upload", $"the multipart body could not be read: {e.Message}");
+            throw new UploadException(
+                e.StatusCode,
+                "Malformed upload",
+                $"the multipart body could not be read: {e.Message}"
+            );
         }
-        catch (Exception e) when (e is InvalidDataException or IOException && !request.HttpContext.RequestAborted.IsCancellationRequested)
+        catch (Exception e)
+            when (e is InvalidDataException or IOException
+                && !request.HttpContext.RequestAborted.IsCancellationRequested
+            )
         {
             throw new UploadException(400, "Malformed upload", $"the multipart body could not be read: {e.Message}");
         }
 
         var metadata = ReadMetadata(form);
-        if (form.Files.Count == 0) throw new UploadException(400, "No files", "the upload has no 'files' parts: attach the harness's output");
-        if (form.Files.Count > _options.MaxFiles) throw TooLarge($"{form.Files.Count} files, at most {_options.MaxFiles} are accepted");
+        if (form.Files.Count == 0)
+            throw new UploadException(400, "No files", "the upload has no 'files' parts: attach the harness's output");
+        if (form.Files.Count > _options.MaxFiles)
+            throw TooLarge($"{form.Files.Count} files, at most {_options.MaxFiles} are accepted");
 
         var files = new List<Artifact>(form.Files.Count);
         var spooled = new List<IDisposable>();
@@ -112,11 +142,13 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
                 files.Add(new Artifact(path, await ReadFileAsync(file, path, budget, spooled, ct)));
             }
             var duplicate = files.GroupBy(f => f.Path).FirstOrDefault(g => g.Count() > 1);
-            if (duplicate is not null) throw new UploadException(400, "Duplicate file", $"'{duplicate.Key}' is uploaded twice", duplicate.Key);
+            if (duplicate is not null)
+                throw new UploadException(400, "Duplicate file", $"'{duplicate.Key}' is uploaded twice", duplicate.Key);
         }
         catch
         {
-            foreach (var s in spooled) s.Dispose();
+            foreach (var s in spooled)
+                s.Dispose();
             throw;
         }
         return new Upload(metadata, files) { Spooled = spooled };
@@ -130,9 +162,16 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
             using var reader = new StreamReader(runFile.OpenReadStream());
             json = reader.ReadToEnd();
         }
-        if (string.IsNullOrWhiteSpace(json)) throw new UploadException(400, "Missing metadata", "the 'run' part (RunMetadata as JSON) is missing");
+        if (string.IsNullOrWhiteSpace(json))
+            throw new UploadException(400, "Missing metadata", "the 'run' part (RunMetadata as JSON) is missing");
         if (Utf8Text.FirstReplaced(json) is { } field)
-            throw new UploadException(400, "Malformed metadata", $"the 'run' part is not valid UTF-8 (at {field}): send the metadata as UTF-8 text", "run", field);
+            throw new UploadException(
+                400,
+                "Malformed metadata",
+                $"the 'run' part is not valid UTF-8 (at {field}): send the metadata as UTF-8 text",
+                "run",
+                field
+            );
         try
         {
             return JsonSerializer.Deserialize<RunMetadata>(json, Json)
@@ -140,14 +179,25 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
         }
         catch (JsonException e)
         {
-            throw new UploadException(400, "Malformed metadata", $"the 'run' part is not valid RunMetadata JSON: {e.Message}", "run", e.Path);
+            throw new UploadException(
+                400,
+                "Malformed metadata",
+                $"the 'run' part is not valid RunMetadata JSON: {e.Message}",
+                "run",
+                e.Path
+            );
         }
     }
 
     /// <summary>Inflates one file, counting against the budget as it goes. Small files stay in memory; beyond the
     /// spool threshold the bytes go to a temporary file that is mapped, so a large file is never held twice.</summary>
-    private async Task<ReadOnlyMemory<byte>> ReadFileAsync(IFormFile file, string path, UploadBudget budget, List<IDisposable> spooled,
-        CancellationToken ct)
+    private async Task<ReadOnlyMemory<byte>> ReadFileAsync(
+        IFormFile file,
+        string path,
+        UploadBudget budget,
+        List<IDisposable> spooled,
+        CancellationToken ct
+    )
     {
         await using var raw = file.OpenReadStream();
         var gzipped = path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase);
@@ -170,8 +220,10 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
                     await memory.CopyToAsync(spool, ct);
                     memory = new MemoryStream();
                 }
-                if (spool is not null) await spool.WriteAsync(chunk.AsMemory(0, read), ct);
-                else memory.Write(chunk, 0, read);
+                if (spool is not null)
+                    await spool.WriteAsync(chunk.AsMemory(0, read), ct);
+                else
+                    memory.Write(chunk, 0, read);
             }
         }
         catch (InvalidDataException e)
@@ -184,7 +236,8 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
             spool?.Dispose();
             throw;
         }
-        if (spool is null) return memory.GetBuffer().AsMemory(0, (int)memory.Length);
+        if (spool is null)
+            return memory.GetBuffer().AsMemory(0, (int)memory.Length);
         await spool.FlushAsync(ct);
         var mapped = MappedFile.Map(spool);
         spooled.Add(mapped);
@@ -195,8 +248,14 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
     {
         var dir = string.IsNullOrEmpty(_options.SpoolDirectory) ? Path.GetTempPath() : _options.SpoolDirectory;
         Directory.CreateDirectory(dir);
-        return new FileStream(Path.Combine(dir, $"perf-upload-{Guid.NewGuid():N}.tmp"), FileMode.CreateNew, FileAccess.ReadWrite,
-            FileShare.None, 81920, FileOptions.DeleteOnClose | FileOptions.Asynchronous);
+        return new FileStream(
+            Path.Combine(dir, $"perf-upload-{Guid.NewGuid():N}.tmp"),
+            FileMode.CreateNew,
+            FileAccess.ReadWrite,
+            FileShare.None,
+            81920,
+            FileOptions.DeleteOnClose | FileOptions.Asynchronous
+        );
     }
 
     internal static UploadException TooLarge(string detail, string? file = null) =>

@@ -11,10 +11,12 @@ public static class Utf8Text
 {
     public const char Replacement = '\uFFFD';
 
-    /// <summary>Where in a JSON text a replacement character sits: the JSON path of the value or name, or null if none.</summary>
+    /// <summary>Where in a JSON text a replacement character sits: the JSON path of the value or name, or null if
+    /// none.</summary>
     public static string? FirstReplaced(string json)
     {
-        if (!json.Contains(Replacement)) return null;
+        if (!json.Contains(Replacement))
+            return null;
         try
         {
             using var document = JsonDocument.Parse(json, new JsonDocumentOptions { MaxDepth = 16 });
@@ -36,14 +38,17 @@ public static class Utf8Text
                 foreach (var property in element.EnumerateObject())
                 {
                     var at = $"{path}.{property.Name}";
-                    if (property.Name.Contains(Replacement)) return at;
-                    if (Find(property.Value, at) is { } found) return found;
+                    if (property.Name.Contains(Replacement))
+                        return at;
+                    if (Find(property.Value, at) is { } found)
+                        return found;
                 }
                 return null;
             case JsonValueKind.Array:
                 var i = 0;
                 foreach (var item in element.EnumerateArray())
-                    if (Find(item, $"{path}[{i++}]") is { } found) return found;
+                    if (Find(item, $"{path}[{i++}]") is { } found)
+                        return found;
                 return null;
             default:
                 return null;

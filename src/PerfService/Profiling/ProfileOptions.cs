@@ -32,5 +32,12 @@ public sealed class ProfileOptions
     [Range(1024, 1L << 31)]
     public long MaxFoldedBytes { get; set; } = 8 * 1024 * 1024;
 
-    public ProfileLimits Limits => new() { MaxBytes = MaxUploadBytes, MaxStacks = MaxStacks, MaxDepth = MaxDepth, MaxFrameLength = MaxFrameLength };
+    public ProfileLimits Limits =>
+        new()
+        {
+            MaxBytes = MaxUploadBytes,
+            MaxStacks = MaxStacks,
+            MaxDepth = MaxDepth,
+            MaxFrameLength = MaxFrameLength,
+        };
 }

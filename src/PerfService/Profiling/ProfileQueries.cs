@@ -12,46 +12,108 @@ using PerfService.Ingestion;
 
 namespace PerfService.Profiling;
 
-/// <summary>The read routes. Each names a job, pull request, alert or profile that <see cref="ProjectAccessMiddleware"/>
+/// <summary>The read routes. Each names a job, pull request, alert or profile that <see
+/// cref="ProjectAccessMiddleware"/>
 /// traced to its project and checked before the handler runs.</summary>
 internal static class ProfileQueries
 {
     public static async Task<Ok<List<CpuProfileDto>>> OfJob(long jobId, PerfDbContext db, CancellationToken ct) =>
         TypedResults.Ok(await ListAsync(db.CpuProfiles.Where(p => p.JobId == jobId), ct));
 
-    public static async Task<Ok<List<ProfilingJobDto>>> OfPullRequest(int pr, HttpContext http, PerfDbContext db, CancellationToken ct) =>
-        TypedResults.Ok(await Jobs(db, db.Jobs.Where(j => j.ProjectId == http.Project().Id && j.PullRequest == pr && j.Kind == JobKind.Profile), ct));
+    public static async Task<Ok<List<ProfilingJobDto>>> OfPullRequest(
+        int pr,
+        HttpContext http,
+        PerfDbContext db,
+        CancellationToken ct
+    ) =>
+        TypedResults.Ok(
+            await Jobs(
+                db,
+                db.Jobs.Where(j =>
+                    j.ProjectId == http.Project().Id && j.PullRequest == pr && j.Kind == JobKind.Profile
+                ),
+                ct
+            )
+        );
 
     public static async Task<Ok<List<ProfilingJobDto>>> OfAlert(long alertId, PerfDbContext db, CancellationToken ct) =>
         TypedResults.Ok(await Jobs(db, db.Jobs.Where(j => j.AlertId == alertId && j.Kind == JobKind.Profile), ct));
 
-    public static async Task<Results<FileContentHttpResult, NotFound>> Native(long cpuProfileId, PerfDbContext db, CancellationToken ct)
+    public static async Task<Results<FileContentHttpResult, NotFound>> Native(
+        long cpuProfileId,
+        PerfDbContext db,
+        CancellationToken ct
+    )
     {
-        var p = await db.CpuProfiles.AsNoTracking().Where(x => x.Id == cpuProfileId)
-            .Select(x => new { x.NativeGzip, x.Format, x.Benchmark, x.Role, x.Round }).FirstOrDefaultAsync(ct);
-        if (p is null) return TypedResults.NotFound();
+        var p = await db
+            .CpuProfiles.AsNoTracking()
+            .Where(x => x.Id == cpuProfileId)
+            .Select(x => new
+            {
+                x.NativeGzip,
+                x.Format,
+                x.Benchmark,
+                x.Role,
+                x.Round,
+            })
+            .FirstOrDefaultAsync(ct);
+        if (p is null)
+            return TypedResults.NotFound();
         var (type, extension) = p.Format switch
         {
             ProfileFormat.Speedscope => ("application/json", "speedscope.json"),
             ProfileFormat.Pprof => ("application/octet-stream", "pb.gz"),
             _ => ("text/plain; charset=utf-8", "folded.txt"),
         };
-        return TypedResults.File(Gzip.Decompress(p.NativeGzip), type, $"{FileName(p.Benchmark)}.{p.Role.Name()}.{p.Round}.{extension}");
+        return TypedResults.File(
+            Gzip.Decompress(p.NativeGzip),
+            type,
+            $"{FileName(p.Benchmark)}.{p.Role.Name()}.{p.Round}.{extension}"
+        );
     }
 
-    public static async Task<Results<ContentHttpResult, NotFound>> Folded(long cpuProfileId, PerfDbContext db, CancellationToken ct) =>
-        await db.CpuProfiles.AsNoTracking().Where(x => x.Id == cpuProfileId).Select(x => x.FoldedGzip).FirstOrDefaultAsync(ct) is { } gzip
+    public static async Task<Results<ContentHttpResult, NotFound>> Folded(
+        long cpuProfileId,
+        PerfDbContext db,
+        CancellationToken ct
+    ) =>
+        await db
+            .CpuProfiles.AsNoTracking()
+            .Where(x => x.Id == cpuProfileId)
+            .Select(x => x.FoldedGzip)
+            .FirstOrDefaultAsync(ct)
+            is { } gzip
             ? TypedResults.Text(Encoding.UTF8.GetString(Gzip.Decompress(gzip)), "text/plain; charset=utf-8")
             : TypedResults.NotFound();
 
     /// <summary>Every round of each side summed, then head against base.</summary>
-    public static async Task<Results<Ok<DifferentialDto>, ProblemHttpResult>> Differential(long jobId, string benchmark, PerfDbContext db,
-        IOptions<ProfileOptions> options, CancellationToken ct)
+    public static async Task<Results<Ok<DifferentialDto>, ProblemHttpResult>> Differential(
+        long jobId,
+        string benchmark,
+        PerfDbContext db,
+        IOptions<ProfileOptions> options,
+        CancellationToken ct
+    )
     {
-        var job = await db.Jobs.AsNoTracking().Where(j => j.Id == jobId)
-            .Select(j => new { j.Id, Project = j.Project!.Slug, Profile = j.Profile!.Name, j.PullRequest, j.AlertId, j.Commit, j.BaseCommit }).FirstOrDefaultAsync(ct);
-        var stored = await db.CpuProfiles.AsNoTracking().Where(p => p.JobId == jobId && p.Benchmark == benchmark)
-            .Select(p => new { p.Role, p.FoldedGzip }).ToListAsync(ct);
+        var job = await db
+            .Jobs.AsNoTracking()
+            .Where(j => j.Id == jobId)
+            .Select(j => new
+            {
+                j.Id,
+                Project = j.Project!.Slug,
+                Profile = j.Profile!.Name,
+                j.PullRequest,
+                j.AlertId,
+                j.Commit,
+                j.BaseCommit,
+            })
+            .FirstOrDefaultAsync(ct);
+        var stored = await db
+            .CpuProfiles.AsNoTracking()
+            .Where(p => p.JobId == jobId && p.Benchmark == benchmark)
+            .Select(p => new { p.Role, p.FoldedGzip })
+            .ToListAsync(ct);
         if (job is null || stored.Count == 0)
             return Problems.NotFound($"job {jobId} has no profile of '{benchmark}'");
         FoldedStacks Side(RunRole role)
@@ -59,40 +121,122 @@ internal static class ProfileQueries
             var merged = new Dictionary<string, long>(StringComparer.Ordinal);
             foreach (var p in stored.Where(p => p.Role == role))
             {
-                var one = FoldedStacks.Parse(new StringReader(Encoding.UTF8.GetString(Gzip.Decompress(p.FoldedGzip))), options.Value.Limits);
-                foreach (var (stack, count) in one.Stacks) merged[stack] = merged.GetValueOrDefault(stack) + count;
+                var one = FoldedStacks.Parse(
+                    new StringReader(Encoding.UTF8.GetString(Gzip.Decompress(p.FoldedGzip))),
+                    options.Value.Limits
+                );
+                foreach (var (stack, count) in one.Stacks)
+                    merged[stack] = merged.GetValueOrDefault(stack) + count;
             }
             return new FoldedStacks(merged);
         }
         var diff = DifferentialProfile.Build(Side(RunRole.Base), Side(RunRole.Head));
-        return TypedResults.Ok(new DifferentialDto(job.Id, job.Project, benchmark, job.Profile, job.PullRequest, job.AlertId, job.Commit, job.BaseCommit,
-            diff.BaseSamples, diff.HeadSamples, DifferentialProfile.MinSamples, diff.TooFewSamples, diff.Summary().ToList(), diff.Grown, diff.Shrunk, diff.Root));
+        return TypedResults.Ok(
+            new DifferentialDto(
+                job.Id,
+                job.Project,
+                benchmark,
+                job.Profile,
+                job.PullRequest,
+                job.AlertId,
+                job.Commit,
+                job.BaseCommit,
+                diff.BaseSamples,
+                diff.HeadSamples,
+                DifferentialProfile.MinSamples,
+                diff.TooFewSamples,
+                diff.Summary().ToList(),
+                diff.Grown,
+                diff.Shrunk,
+                diff.Root
+            )
+        );
     }
 
     private static async Task<List<ProfilingJobDto>> Jobs(PerfDbContext db, IQueryable<Job> jobs, CancellationToken ct)
     {
-        var rows = await jobs.AsNoTracking().OrderByDescending(j => j.Id)
-            .Select(j => new { j.Id, j.State, Profile = j.Profile!.Name, Agent = j.Agent == null ? null : j.Agent.Name, j.Commit, j.BaseCommit, j.PullRequest, j.AlertId, j.Profiling, j.Reason })
-            .Take(200).ToListAsync(ct);
+        var rows = await jobs.AsNoTracking()
+            .OrderByDescending(j => j.Id)
+            .Select(j => new
+            {
+                j.Id,
+                j.State,
+                Profile = j.Profile!.Name,
+                Agent = j.Agent == null ? null : j.Agent.Name,
+                j.Commit,
+                j.BaseCommit,
+                j.PullRequest,
+                j.AlertId,
+                j.Profiling,
+                j.Reason,
+            })
+            .Take(200)
+            .ToListAsync(ct);
         var ids = rows.Select(r => r.Id).ToList();
         var profiles = (await ListAsync(db.CpuProfiles.Where(p => ids.Contains(p.JobId)), ct)).ToLookup(p => p.JobId);
-        return rows.Select(r => new ProfilingJobDto(r.Id, r.State.ToString(), r.Profile, r.Agent, r.Commit, r.BaseCommit, r.PullRequest, r.AlertId,
-            r.Profiling?.Targets ?? [], profiles[r.Id].ToList(), r.Reason)).ToList();
+        return rows.Select(r => new ProfilingJobDto(
+                r.Id,
+                r.State.ToString(),
+                r.Profile,
+                r.Agent,
+                r.Commit,
+                r.BaseCommit,
+                r.PullRequest,
+                r.AlertId,
+                r.Profiling?.Targets ?? [],
+                profiles[r.Id].ToList(),
+                r.Reason
+            ))
+            .ToList();
     }
 
     private static async Task<List<CpuProfileDto>> ListAsync(IQueryable<CpuProfile> profiles, CancellationToken ct)
     {
-        var rows = await profiles.AsNoTracking().OrderBy(p => p.Benchmark).ThenBy(p => p.Role).ThenBy(p => p.Round)
-            .Select(p => new { p.Id, p.JobId, p.Suite, p.Benchmark, p.Role, p.Round, p.Format, Profile = p.Profile!.Name, p.Samples, p.NativeSize,
-                Stored = (long)p.NativeGzip.Length + p.FoldedGzip.Length, p.CreatedAt })
+        var rows = await profiles
+            .AsNoTracking()
+            .OrderBy(p => p.Benchmark)
+            .ThenBy(p => p.Role)
+            .ThenBy(p => p.Round)
+            .Select(p => new
+            {
+                p.Id,
+                p.JobId,
+                p.Suite,
+                p.Benchmark,
+                p.Role,
+                p.Round,
+                p.Format,
+                Profile = p.Profile!.Name,
+                p.Samples,
+                p.NativeSize,
+                Stored = (long)p.NativeGzip.Length + p.FoldedGzip.Length,
+                p.CreatedAt,
+            })
             .ToListAsync(ct);
-        return rows.Select(p => new CpuProfileDto(p.Id, p.JobId, p.Suite, p.Benchmark, p.Role.Name(), p.Round, p.Format.Name(), p.Profile,
-            p.Samples, p.NativeSize, p.Stored, p.CreatedAt, $"/api/v1/profiles/{p.Id}/native", $"/api/v1/profiles/{p.Id}/folded")).ToList();
+        return rows.Select(p => new CpuProfileDto(
+                p.Id,
+                p.JobId,
+                p.Suite,
+                p.Benchmark,
+                p.Role.Name(),
+                p.Round,
+                p.Format.Name(),
+                p.Profile,
+                p.Samples,
+                p.NativeSize,
+                p.Stored,
+                p.CreatedAt,
+                $"/api/v1/profiles/{p.Id}/native",
+                $"/api/v1/profiles/{p.Id}/folded"
+            ))
+            .ToList();
     }
 
     private static string FileName(string benchmark)
     {
-        var safe = new string(benchmark.Select(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '-' or '_' ? c : '_').ToArray());
+        var safe = new string(
+            benchmark.Select(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '-' or '_' ? c : '_').ToArray()
+        );
         return safe.Length > 100 ? safe[..100] : safe;
     }
 }

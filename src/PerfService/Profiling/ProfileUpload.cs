@@ -17,20 +17,31 @@ namespace PerfService.Profiling;
 /// <summary>
 /// <c>POST /api/v1/profiles</c>: an agent posts the profile of one benchmark on one side of the profiling job it holds.
 /// The job must be a profiling job claimed by that agent and still running, the benchmark one it was asked for; the
-/// file is bounded and read with <see cref="ProfileReader"/> under <see cref="ProfileOptions"/> before anything is stored.
+/// file is bounded and read with <see cref="ProfileReader"/> under <see cref="ProfileOptions"/> before anything is
+/// stored.
 /// </summary>
 public static class ProfileUpload
 {
     private static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { MaxDepth = 8 };
 
-    public static async Task<IResult> PostAsync(HttpContext http, PerfDbContext db, UploadGate gate, IOptions<ProfileOptions> options,
-        TimeProvider time, CancellationToken ct)
+    public static async Task<IResult> PostAsync(
+        HttpContext http,
+        PerfDbContext db,
+        UploadGate gate,
+        IOptions<ProfileOptions> options,
+        TimeProvider time,
+        CancellationToken ct
+    )
     {
         using var slot = await gate.EnterAsync(ct);
         if (slot is null)
         {
             http.Response.Headers.RetryAfter = "5";
-            return TypedResults.Problem("too many uploads are being stored at once; retry after the Retry-After delay", statusCode: 503, title: "Uploads busy");
+            return TypedResults.Problem(
+                "too many uploads are being stored at once; retry after the Retry-After delay",
+                statusCode: 503,
+                title: "Uploads busy"
+            );
         }
         try
         {
@@ -38,60 +49,152 @@ public static class ProfileUpload
         }
         catch (ProfileUploadException e)
         {
-            return TypedResults.Problem(e.Message, statusCode: e.Status, title: e.Title, extensions: new Dictionary<string, object?> { ["field"] = e.Field });
+            return TypedResults.Problem(
+                e.Message,
+                statusCode: e.Status,
+                title: e.Title,
+                extensions: new Dictionary<string, object?> { ["field"] = e.Field }
+            );
         }
     }
 
-    private static async Task<IResult> StoreAsync(HttpContext http, PerfDbContext db, ProfileOptions options, TimeProvider time, CancellationToken ct)
+    private static async Task<IResult> StoreAsync(
+        HttpContext http,
+        PerfDbContext db,
+        ProfileOptions options,
+        TimeProvider time,
+        CancellationToken ct
+    )
     {
         var form = await ReadFormAsync(http.Request, options, ct);
         var metadata = ReadMetadata(form);
         if (!RunRoles.TryParse(metadata.Role, out var role) || metadata.Role is null)
-            throw new ProfileUploadException(400, "Invalid profile", "role", $"role must be 'base' or 'head', not '{metadata.Role}'");
+            throw new ProfileUploadException(
+                400,
+                "Invalid profile",
+                "role",
+                $"role must be 'base' or 'head', not '{metadata.Role}'"
+            );
         if (!ProfileFormats.TryParse(metadata.Format, out var format))
-            throw new ProfileUploadException(400, "Invalid profile", "format",
-                $"format must be one of {string.Join(", ", Enum.GetValues<ProfileFormat>().Select(f => f.Name()))}, not '{metadata.Format}'");
-        if (metadata.Round is < 1 or > 10_000) throw new ProfileUploadException(400, "Invalid profile", "round", "round must be 1 to 10000");
+            throw new ProfileUploadException(
+                400,
+                "Invalid profile",
+                "format",
+                $"format must be one of {string.Join(", ", Enum.GetValues<ProfileFormat>().Select(f => f.Name()))}, not '{metadata.Format}'"
+            );
+        if (metadata.Round is < 1 or > 10_000)
+            throw new ProfileUploadException(400, "Invalid profile", "round", "round must be 1 to 10000");
 
-        var job = await db.Jobs.AsNoTracking().Include(j => j.Project).FirstOrDefaultAsync(j => j.Id == metadata.JobId, ct);
-        var decision = job is null ? AccessDecision.Hidden : ProjectAccess.Decide(http.User, job.ProjectId, job.Project!.IsPublic, acting: true);
+        var job = await db
+            .Jobs.AsNoTracking()
+            .Include(j => j.Project)
+            .FirstOrDefaultAsync(j => j.Id == metadata.JobId, ct);
+        var decision = job is null
+            ? AccessDecision.Hidden
+            : ProjectAccess.Decide(http.User, job.ProjectId, job.Project!.IsPublic, acting: true);
         if (decision == AccessDecision.Hidden)
-            throw new ProfileUploadException(404, "Not found", "jobId", $"job {metadata.JobId} does not exist or is not visible to this token");
+            throw new ProfileUploadException(
+                404,
+                "Not found",
+                "jobId",
+                $"job {metadata.JobId} does not exist or is not visible to this token"
+            );
         if (decision == AccessDecision.Forbidden)
-            throw new ProfileUploadException(403, "Forbidden", "jobId", $"this token is bound to another project and may not act on job {metadata.JobId}");
+            throw new ProfileUploadException(
+                403,
+                "Forbidden",
+                "jobId",
+                $"this token is bound to another project and may not act on job {metadata.JobId}"
+            );
         var agent = await db.Agents.AsNoTracking().FirstOrDefaultAsync(a => a.Id == metadata.AgentId, ct);
         if (agent is null || !AgentJobsApi.OwnsAgent(http.User, agent))
-            throw new ProfileUploadException(403, "Forbidden", "agentId", $"agent {metadata.AgentId} is not this token's");
+            throw new ProfileUploadException(
+                403,
+                "Forbidden",
+                "agentId",
+                $"agent {metadata.AgentId} is not this token's"
+            );
         if (job!.Kind != JobKind.Profile || job.Profiling is null)
-            throw new ProfileUploadException(409, "Not a profiling job", "jobId", $"job {job.Id} measures; only a profiling job's agent posts profiles");
+            throw new ProfileUploadException(
+                409,
+                "Not a profiling job",
+                "jobId",
+                $"job {job.Id} measures; only a profiling job's agent posts profiles"
+            );
         if (job.AgentId != agent.Id || job.State != JobState.Running)
-            throw new ProfileUploadException(409, "Job not held", "jobId", $"job {job.Id} is not running on agent {agent.Id}");
+            throw new ProfileUploadException(
+                409,
+                "Job not held",
+                "jobId",
+                $"job {job.Id} is not running on agent {agent.Id}"
+            );
         if (!job.Profiling.Targets.Any(t => t.Suite == metadata.Suite && t.Benchmark == metadata.Benchmark))
-            throw new ProfileUploadException(400, "Invalid profile", "benchmark", $"job {job.Id} did not ask for a profile of '{metadata.Benchmark}' in suite '{metadata.Suite}'");
+            throw new ProfileUploadException(
+                400,
+                "Invalid profile",
+                "benchmark",
+                $"job {job.Id} did not ask for a profile of '{metadata.Benchmark}' in suite '{metadata.Suite}'"
+            );
 
-        var file = form.Files.GetFile("file") ?? throw new ProfileUploadException(400, "Invalid profile", "file", "the 'file' part (the profiler's native file) is missing");
+        var file =
+            form.Files.GetFile("file")
+            ?? throw new ProfileUploadException(
+                400,
+                "Invalid profile",
+                "file",
+                "the 'file' part (the profiler's native file) is missing"
+            );
         if (file.Length > options.MaxUploadBytes)
-            throw new ProfileUploadException(413, "Profile too large", "file", $"the file is {file.Length} bytes, at most {options.MaxUploadBytes}");
+            throw new ProfileUploadException(
+                413,
+                "Profile too large",
+                "file",
+                $"the file is {file.Length} bytes, at most {options.MaxUploadBytes}"
+            );
         var native = new byte[file.Length];
-        await using (var stream = file.OpenReadStream()) await stream.ReadExactlyAsync(native, ct);
+        await using (var stream = file.OpenReadStream())
+            await stream.ReadExactlyAsync(native, ct);
         FoldedStacks folded;
         try
         {
-            folded = FrameNormaliser.Normalise(ProfileReader.Read(new MemoryStream(native, writable: false), format, options.Limits));
+            folded = FrameNormaliser.Normalise(
+                ProfileReader.Read(new MemoryStream(native, writable: false), format, options.Limits)
+            );
         }
         catch (ProfileFormatException e)
         {
-            throw new ProfileUploadException(400, "Unreadable profile", "file", $"the file is not a readable {format.Name()} profile: {e.Message}");
+            throw new ProfileUploadException(
+                400,
+                "Unreadable profile",
+                "file",
+                $"the file is not a readable {format.Name()} profile: {e.Message}"
+            );
         }
         var foldedGzip = FoldedGzip(folded);
         if (foldedGzip.Length > options.MaxFoldedBytes)
-            throw new ProfileUploadException(413, "Profile too large", "file", $"its folded stacks take {foldedGzip.Length} bytes compressed, at most {options.MaxFoldedBytes}");
+            throw new ProfileUploadException(
+                413,
+                "Profile too large",
+                "file",
+                $"its folded stacks take {foldedGzip.Length} bytes compressed, at most {options.MaxFoldedBytes}"
+            );
 
         var profile = new CpuProfile
         {
-            JobId = job.Id, ProjectId = job.ProjectId, ProfileId = job.ProfileId, AgentId = agent.Id, Suite = metadata.Suite, Benchmark = metadata.Benchmark,
-            Role = role, Round = metadata.Round, Format = format, NativeSize = native.Length, NativeGzip = Gzip.Compress(native), FoldedGzip = foldedGzip,
-            Samples = folded.TotalSamples, CreatedAt = time.GetUtcNow(),
+            JobId = job.Id,
+            ProjectId = job.ProjectId,
+            ProfileId = job.ProfileId,
+            AgentId = agent.Id,
+            Suite = metadata.Suite,
+            Benchmark = metadata.Benchmark,
+            Role = role,
+            Round = metadata.Round,
+            Format = format,
+            NativeSize = native.Length,
+            NativeGzip = Gzip.Compress(native),
+            FoldedGzip = foldedGzip,
+            Samples = folded.TotalSamples,
+            CreatedAt = time.GetUtcNow(),
         };
         db.CpuProfiles.Add(profile);
         await db.SaveChangesAsync(ct);
@@ -105,22 +208,55 @@ public static class ProfileUpload
         return Gzip.Compress(Encoding.UTF8.GetBytes(text.ToString()));
     }
 
-    private static async Task<IFormCollection> ReadFormAsync(HttpRequest request, ProfileOptions options, CancellationToken ct)
+    private static async Task<IFormCollection> ReadFormAsync(
+        HttpRequest request,
+        ProfileOptions options,
+        CancellationToken ct
+    )
     {
         var max = options.MaxUploadBytes + 64 * 1024;
-        if (request.ContentLength > max) throw new ProfileUploadException(413, "Profile too large", "file", $"the body is {request.ContentLength} bytes, at most {max}");
-        if (request.HttpContext.Features.Get<IHttpMaxRequestBodySizeFeature>() is { IsReadOnly: false } size) size.MaxRequestBodySize = max;
+        if (request.ContentLength > max)
+            throw new ProfileUploadException(
+                413,
+                "Profile too large",
+                "file",
+                $"the body is {request.ContentLength} bytes, at most {max}"
+            );
+        if (request.HttpContext.Features.Get<IHttpMaxRequestBodySizeFeature>() is { IsReadOnly: false } size)
+            size.MaxRequestBodySize = max;
         if (!request.HasFormContentType)
-            throw new ProfileUploadException(415, "Unsupported media type", "profile", "expected multipart/form-data with a 'profile' part and a 'file' part");
+            throw new ProfileUploadException(
+                415,
+                "Unsupported media type",
+                "profile",
+                "expected multipart/form-data with a 'profile' part and a 'file' part"
+            );
         try
         {
-            return await request.ReadFormAsync(new FormOptions { MultipartBodyLengthLimit = max, ValueLengthLimit = 64 * 1024, ValueCountLimit = 8 }, ct);
+            return await request.ReadFormAsync(
+                new FormOptions
+                {
+                    MultipartBodyLengthLimit = max,
+                    ValueLengthLimit = 64 * 1024,
+                    ValueCountLimit = 8,
+                },
+                ct
+            );
         }
-        catch (Exception e) when (e is InvalidDataException or BadHttpRequestException or IOException && !request.HttpContext.RequestAborted.IsCancellationRequested)
+        catch (Exception e)
+            when (e is InvalidDataException or BadHttpRequestException or IOException
+                && !request.HttpContext.RequestAborted.IsCancellationRequested
+            )
         {
-            var tooLarge = e.Message.Contains("limit", StringComparison.OrdinalIgnoreCase) || e is BadHttpRequestException { StatusCode: 413 };
-            throw new ProfileUploadException(tooLarge ? 413 : 400, tooLarge ? "Profile too large" : "Malformed upload", "file",
-                $"the multipart body could not be read: {e.Message}");
+            var tooLarge =
+                e.Message.Contains("limit", StringComparison.OrdinalIgnoreCase)
+                || e is BadHttpRequestException { StatusCode: 413 };
+            throw new ProfileUploadException(
+                tooLarge ? 413 : 400,
+                tooLarge ? "Profile too large" : "Malformed upload",
+                "file",
+                $"the multipart body could not be read: {e.Message}"
+            );
         }
     }
 
@@ -133,7 +269,12 @@ public static class ProfileUpload
             json = reader.ReadToEnd();
         }
         if (string.IsNullOrWhiteSpace(json))
-            throw new ProfileUploadException(400, "Missing metadata", "profile", "the 'profile' part (ProfileUploadMetadata as JSON) is missing");
+            throw new ProfileUploadException(
+                400,
+                "Missing metadata",
+                "profile",
+                "the 'profile' part (ProfileUploadMetadata as JSON) is missing"
+            );
         ProfileUploadMetadata? metadata;
         try
         {
@@ -141,13 +282,26 @@ public static class ProfileUpload
         }
         catch (JsonException e)
         {
-            throw new ProfileUploadException(400, "Malformed metadata", "profile", $"the 'profile' part is not valid JSON: {e.Message}");
+            throw new ProfileUploadException(
+                400,
+                "Malformed metadata",
+                "profile",
+                $"the 'profile' part is not valid JSON: {e.Message}"
+            );
         }
-        if (metadata is null) throw new ProfileUploadException(400, "Missing metadata", "profile", "the 'profile' part is null");
-        foreach (var (field, value, max) in new[] { ("suite", metadata.Suite, 200), ("benchmark", metadata.Benchmark, 1000) })
+        if (metadata is null)
+            throw new ProfileUploadException(400, "Missing metadata", "profile", "the 'profile' part is null");
+        foreach (
+            var (field, value, max) in new[] { ("suite", metadata.Suite, 200), ("benchmark", metadata.Benchmark, 1000) }
+        )
         {
             if (string.IsNullOrWhiteSpace(value) || value.Length > max || Hosting.NulText.In(value))
-                throw new ProfileUploadException(400, "Invalid profile", field, $"{field} must be 1 to {max} characters without NUL");
+                throw new ProfileUploadException(
+                    400,
+                    "Invalid profile",
+                    field,
+                    $"{field} must be 1 to {max} characters without NUL"
+                );
         }
         return metadata;
     }

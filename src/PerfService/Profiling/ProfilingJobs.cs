@@ -8,26 +8,62 @@ using PerfService.PullRequests;
 namespace PerfService.Profiling;
 
 /// <summary>
-/// When profiling jobs are created: after a pull request's job is judged with regressions, and when a writer asks (<c>/perf profile</c>, the pull request page's button). Each
+/// When profiling jobs are created: after a pull request's job is judged with regressions, and when a writer asks
+/// (<c>/perf profile</c>, the pull request page's button). Each
 /// profiles base and head on one hardware profile; the jobs themselves are made by <see cref="JobScheduler"/>.
 /// </summary>
-public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQueue queue, Microsoft.Extensions.Options.IOptions<ProfileOptions> options,
-    ILogger<ProfilingJobs> logger)
+public sealed class ProfilingJobs(
+    PerfDbContext db,
+    JobScheduler scheduler,
+    JobQueue queue,
+    Microsoft.Extensions.Options.IOptions<ProfileOptions> options,
+    ILogger<ProfilingJobs> logger
+)
 {
     /// <summary>At most this many benchmarks per profiling job: each costs one extra run a side.</summary>
     public const int MaxTargets = 20;
 
     /// <summary>The regressed benchmarks of a judged pull-request job, on the agent that measured them. A benchmark an
     /// earlier profiling job of the same head and profile already covers is not asked for again.</summary>
-    public async Task<Job?> ForRegressionsAsync(Job judged, IReadOnlyCollection<long> regressedBenchmarks, CancellationToken ct)
+    public async Task<Job?> ForRegressionsAsync(
+        Job judged,
+        IReadOnlyCollection<long> regressedBenchmarks,
+        CancellationToken ct
+    )
     {
-        if (!options.Value.ProfileRegressions || judged.Kind == JobKind.Submitted || judged.PullRequest is null || judged.BaseCommit is null || regressedBenchmarks.Count == 0) return null;
+        if (
+            !options.Value.ProfileRegressions
+            || judged.Kind == JobKind.Submitted
+            || judged.PullRequest is null
+            || judged.BaseCommit is null
+            || regressedBenchmarks.Count == 0
+        )
+            return null;
         var targets = await TargetsAsync(db.Benchmarks.Where(b => regressedBenchmarks.Contains(b.Id)), ct);
-        var covered = await CoveredAsync(judged.ProjectId, judged.ProfileId, judged.Commit, judged.PullRequest, null, ct);
+        var covered = await CoveredAsync(
+            judged.ProjectId,
+            judged.ProfileId,
+            judged.Commit,
+            judged.PullRequest,
+            null,
+            ct
+        );
         targets = targets.Where(t => !covered.Contains(t)).Take(MaxTargets).ToList();
-        if (targets.Count == 0) return null;
-        var job = scheduler.AddProfiling(judged.ProjectId, judged.ProfileId, judged.Commit, judged.BaseCommit, judged.Branch, judged.PullRequest, null,
-            judged.AgentId, targets, judged.Untrusted, held: false);
+        if (targets.Count == 0)
+            return null;
+        var job = scheduler.AddProfiling(
+            judged.ProjectId,
+            judged.ProfileId,
+            judged.Commit,
+            judged.BaseCommit,
+            judged.Branch,
+            judged.PullRequest,
+            null,
+            judged.AgentId,
+            targets,
+            judged.Untrusted,
+            held: false
+        );
         return await SaveAsync(job, $"pull request #{judged.PullRequest} regressions", ct);
     }
 
@@ -36,35 +72,102 @@ public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQ
     /// profiles (or <paramref name="profile"/>), regressed or not. A stranger's head that no maintainer approved waits
     /// for approval, as its suites do. Null with a reason when there is nothing to profile.
     /// </summary>
-    public async Task<(IReadOnlyList<Job> Jobs, string? Refusal)> RequestAsync(Project project, int pullRequest, string glob, string? profile, CancellationToken ct)
+    public async Task<(IReadOnlyList<Job> Jobs, string? Refusal)> RequestAsync(
+        Project project,
+        int pullRequest,
+        string glob,
+        string? profile,
+        CancellationToken ct
+    )
     {
-        var head = await db.PullRequestHeads.AsNoTracking().FirstOrDefaultAsync(h => h.ProjectId == project.Id && h.PullRequest == pullRequest, ct);
-        var measured = await db.Jobs.AsNoTracking()
-            .Where(j => j.ProjectId == project.Id && j.PullRequest == pullRequest && j.Kind != JobKind.Profile && j.Kind != JobKind.Submitted
-                        && j.BaseCommit != null && (head == null || j.Commit == head.HeadCommit))
-            .OrderByDescending(j => j.Id).Select(j => new { j.Commit, j.BaseCommit, j.Branch, j.ProfileId, j.AgentId, j.Untrusted, Profile = j.Profile!.Name })
+        var head = await db
+            .PullRequestHeads.AsNoTracking()
+            .FirstOrDefaultAsync(h => h.ProjectId == project.Id && h.PullRequest == pullRequest, ct);
+        var measured = await db
+            .Jobs.AsNoTracking()
+            .Where(j =>
+                j.ProjectId == project.Id
+                && j.PullRequest == pullRequest
+                && j.Kind != JobKind.Profile
+                && j.Kind != JobKind.Submitted
+                && j.BaseCommit != null
+                && (head == null || j.Commit == head.HeadCommit)
+            )
+            .OrderByDescending(j => j.Id)
+            .Select(j => new
+            {
+                j.Commit,
+                j.BaseCommit,
+                j.Branch,
+                j.ProfileId,
+                j.AgentId,
+                j.Untrusted,
+                Profile = j.Profile!.Name,
+            })
             .ToListAsync(ct);
-        if (measured.Count == 0) return ([], $"pull request #{pullRequest} has no benchmark job to profile against yet");
+        if (measured.Count == 0)
+            return ([], $"pull request #{pullRequest} has no benchmark job to profile against yet");
         var commit = measured[0].Commit;
-        var sides = measured.Where(j => j.Commit == commit && (profile is null || j.Profile == profile)).GroupBy(j => j.ProfileId).Select(g => g.First()).ToList();
-        if (sides.Count == 0) return ([], $"no job of pull request #{pullRequest} ran on profile '{profile}'");
+        var sides = measured
+            .Where(j => j.Commit == commit && (profile is null || j.Profile == profile))
+            .GroupBy(j => j.ProfileId)
+            .Select(g => g.First())
+            .ToList();
+        if (sides.Count == 0)
+            return ([], $"no job of pull request #{pullRequest} ran on profile '{profile}'");
 
         var match = PullRequestActions.Glob(glob);
-        var keys = await db.Benchmarks.AsNoTracking().Where(b => b.Suite!.ProjectId == project.Id).Select(b => b.Key).ToListAsync(ct);
+        var keys = await db
+            .Benchmarks.AsNoTracking()
+            .Where(b => b.Suite!.ProjectId == project.Id)
+            .Select(b => b.Key)
+            .ToListAsync(ct);
         var chosen = keys.Where(k => match.IsMatch(k)).Distinct().Order(StringComparer.Ordinal).ToList();
-        if (chosen.Count == 0) return ([], $"no benchmark of '{project.Slug}' matches '{glob}'");
-        if (chosen.Count > MaxTargets) return ([], $"'{glob}' matches {chosen.Count} benchmarks; at most {MaxTargets} are profiled at once");
-        var targets = await TargetsAsync(db.Benchmarks.Where(b => b.Suite!.ProjectId == project.Id && chosen.Contains(b.Key)), ct);
+        if (chosen.Count == 0)
+            return ([], $"no benchmark of '{project.Slug}' matches '{glob}'");
+        if (chosen.Count > MaxTargets)
+            return ([], $"'{glob}' matches {chosen.Count} benchmarks; at most {MaxTargets} are profiled at once");
+        var targets = await TargetsAsync(
+            db.Benchmarks.Where(b => b.Suite!.ProjectId == project.Id && chosen.Contains(b.Key)),
+            ct
+        );
 
         var untrusted = head is { Trusted: false };
-        var held = untrusted && project.PullRequestPolicy == PullRequestPolicy.Members
-                   && !await db.PullRequestApprovals.AnyAsync(a => a.ProjectId == project.Id && a.PullRequest == pullRequest && a.HeadCommit == commit, ct);
-        var jobs = sides.Select(s => scheduler.AddProfiling(project.Id, s.ProfileId, s.Commit, s.BaseCommit, s.Branch, pullRequest, null, s.AgentId,
-            targets, untrusted || s.Untrusted, held)).ToList();
+        var held =
+            untrusted
+            && project.PullRequestPolicy == PullRequestPolicy.Members
+            && !await db.PullRequestApprovals.AnyAsync(
+                a => a.ProjectId == project.Id && a.PullRequest == pullRequest && a.HeadCommit == commit,
+                ct
+            );
+        var jobs = sides
+            .Select(s =>
+                scheduler.AddProfiling(
+                    project.Id,
+                    s.ProfileId,
+                    s.Commit,
+                    s.BaseCommit,
+                    s.Branch,
+                    pullRequest,
+                    null,
+                    s.AgentId,
+                    targets,
+                    untrusted || s.Untrusted,
+                    held
+                )
+            )
+            .ToList();
         await db.SaveChangesAsync(ct);
-        if (!held) await queue.NotifyAsync(ct);
-        logger.LogInformation("Profiling of {Project}#{Number} requested: {Count} benchmark(s) on {Jobs} profile(s){Held}",
-            project.Slug, pullRequest, targets.Count, jobs.Count, held ? ", awaiting approval" : "");
+        if (!held)
+            await queue.NotifyAsync(ct);
+        logger.LogInformation(
+            "Profiling of {Project}#{Number} requested: {Count} benchmark(s) on {Jobs} profile(s){Held}",
+            project.Slug,
+            pullRequest,
+            targets.Count,
+            jobs.Count,
+            held ? ", awaiting approval" : ""
+        );
         return (jobs, null);
     }
 
@@ -72,20 +175,53 @@ public sealed class ProfilingJobs(PerfDbContext db, JobScheduler scheduler, JobQ
     {
         await db.SaveChangesAsync(ct);
         await queue.NotifyAsync(ct);
-        logger.LogInformation("Profiling job {JobId} queued for {Why}: {Count} benchmark(s)", job.Id, why, job.Profiling!.Targets.Count);
+        logger.LogInformation(
+            "Profiling job {JobId} queued for {Why}: {Count} benchmark(s)",
+            job.Id,
+            why,
+            job.Profiling!.Targets.Count
+        );
         return job;
     }
 
-    private static async Task<List<ProfileTarget>> TargetsAsync(IQueryable<Benchmark> benchmarks, CancellationToken ct) =>
-        (await benchmarks.AsNoTracking().OrderBy(b => b.Key).Select(b => new { Suite = b.Suite!.Name, b.Key }).ToListAsync(ct))
-        .Select(b => new ProfileTarget(b.Suite, b.Key)).Distinct().ToList();
+    private static async Task<List<ProfileTarget>> TargetsAsync(
+        IQueryable<Benchmark> benchmarks,
+        CancellationToken ct
+    ) =>
+        (
+            await benchmarks
+                .AsNoTracking()
+                .OrderBy(b => b.Key)
+                .Select(b => new { Suite = b.Suite!.Name, b.Key })
+                .ToListAsync(ct)
+        )
+            .Select(b => new ProfileTarget(b.Suite, b.Key))
+            .Distinct()
+            .ToList();
 
-    private async Task<HashSet<ProfileTarget>> CoveredAsync(long projectId, long profileId, string commit, int? pullRequest, long? alertId, CancellationToken ct)
+    private async Task<HashSet<ProfileTarget>> CoveredAsync(
+        long projectId,
+        long profileId,
+        string commit,
+        int? pullRequest,
+        long? alertId,
+        CancellationToken ct
+    )
     {
-        var earlier = await db.Jobs.AsNoTracking()
-            .Where(j => j.ProjectId == projectId && j.ProfileId == profileId && j.Commit == commit && j.Kind == JobKind.Profile
-                        && j.PullRequest == pullRequest && j.AlertId == alertId && j.State != JobState.Cancelled && j.State != JobState.Failed)
-            .Select(j => j.Profiling).ToListAsync(ct);
+        var earlier = await db
+            .Jobs.AsNoTracking()
+            .Where(j =>
+                j.ProjectId == projectId
+                && j.ProfileId == profileId
+                && j.Commit == commit
+                && j.Kind == JobKind.Profile
+                && j.PullRequest == pullRequest
+                && j.AlertId == alertId
+                && j.State != JobState.Cancelled
+                && j.State != JobState.Failed
+            )
+            .Select(j => j.Profiling)
+            .ToListAsync(ct);
         return earlier.SelectMany(p => p?.Targets ?? []).ToHashSet();
     }
 }

@@ -1,7 +1,7 @@
 using Microsoft.EntityFrameworkCore;
+using PerfService.Core.Contracts;
 using PerfService.Core.Reports;
 using PerfService.Data;
-using PerfService.Core.Contracts;
 
 namespace PerfService.PullRequests;
 
@@ -17,24 +17,50 @@ internal static class PullRequestHistory
 
     public readonly record struct SeriesKey(long BenchmarkId, long MeasureId, long ProfileId);
 
-    public sealed record Figures(IReadOnlyList<HistoryPoint> History, IReadOnlyList<double> BaseRounds, IReadOnlyList<double> HeadRounds);
+    public sealed record Figures(
+        IReadOnlyList<HistoryPoint> History,
+        IReadOnlyList<double> BaseRounds,
+        IReadOnlyList<double> HeadRounds
+    );
 
     /// <summary>The largest regressions' figures, by series.</summary>
-    public static async Task<Dictionary<SeriesKey, Figures>> ReadAsync(PerfDbContext db, long projectId, string defaultBranch,
-        IReadOnlyList<(SeriesKey Key, double Change)> regressions, IReadOnlyList<long> jobIds, CancellationToken ct)
+    public static async Task<Dictionary<SeriesKey, Figures>> ReadAsync(
+        PerfDbContext db,
+        long projectId,
+        string defaultBranch,
+        IReadOnlyList<(SeriesKey Key, double Change)> regressions,
+        IReadOnlyList<long> jobIds,
+        CancellationToken ct
+    )
     {
         var keys = regressions.OrderByDescending(r => Math.Abs(r.Change)).Take(MaxRows).Select(r => r.Key).ToList();
         var figures = new Dictionary<SeriesKey, Figures>();
-        if (keys.Count == 0) return figures;
-        var branchId = await db.Branches.Where(b => b.ProjectId == projectId && b.Name == defaultBranch).Select(b => (long?)b.Id).FirstOrDefaultAsync(ct);
+        if (keys.Count == 0)
+            return figures;
+        var branchId = await db
+            .Branches.Where(b => b.ProjectId == projectId && b.Name == defaultBranch)
+            .Select(b => (long?)b.Id)
+            .FirstOrDefaultAsync(ct);
 
         var benchmarkIds = keys.Select(k => k.BenchmarkId).Distinct().ToList();
         var rounds = await (
             from r in db.Results.AsNoTracking()
             join run in db.Runs on r.RunId equals run.Id
-            where run.JobId != null && jobIds.Contains(run.JobId.Value) && benchmarkIds.Contains(r.BenchmarkId) && r.Value != null
+            where
+                run.JobId != null
+                && jobIds.Contains(run.JobId.Value)
+                && benchmarkIds.Contains(r.BenchmarkId)
+                && r.Value != null
             orderby run.Round, run.Id
-            select new { r.BenchmarkId, r.MeasureId, r.ProfileId, run.Role, Value = r.Value!.Value }).ToListAsync(ct);
+            select new
+            {
+                r.BenchmarkId,
+                r.MeasureId,
+                r.ProfileId,
+                run.Role,
+                Value = r.Value!.Value,
+            }
+        ).ToListAsync(ct);
 
         foreach (var key in keys)
         {
@@ -46,17 +72,32 @@ internal static class PullRequestHistory
                     from r in db.Results.AsNoTracking()
                     join run in db.Runs on r.RunId equals run.Id
                     join c in db.Commits on run.CommitId equals c.Id
-                    where r.BenchmarkId == key.BenchmarkId && r.MeasureId == key.MeasureId && r.ProfileId == key.ProfileId
-                          && r.BranchId == branch && r.Value != null && run.PullRequest == null && run.Role == RunRole.Head
+                    where
+                        r.BenchmarkId == key.BenchmarkId
+                        && r.MeasureId == key.MeasureId
+                        && r.ProfileId == key.ProfileId
+                        && r.BranchId == branch
+                        && r.Value != null
+                        && run.PullRequest == null
+                        && run.Role == RunRole.Head
                     orderby r.SeriesAt descending, r.RunId descending
-                    select new HistoryPoint(c.Sha, r.SeriesAt, r.Value!.Value)).Take(MaxPoints).ToListAsync(ct);
+                    select new HistoryPoint(c.Sha, r.SeriesAt, r.Value!.Value)
+                )
+                    .Take(MaxPoints)
+                    .ToListAsync(ct);
                 points.Reverse();
                 history = points;
             }
-            var mine = rounds.Where(r => r.BenchmarkId == key.BenchmarkId && r.MeasureId == key.MeasureId && r.ProfileId == key.ProfileId).ToList();
-            figures[key] = new Figures(history,
+            var mine = rounds
+                .Where(r =>
+                    r.BenchmarkId == key.BenchmarkId && r.MeasureId == key.MeasureId && r.ProfileId == key.ProfileId
+                )
+                .ToList();
+            figures[key] = new Figures(
+                history,
                 mine.Where(r => r.Role == RunRole.Base).Select(r => r.Value).ToList(),
-                mine.Where(r => r.Role == RunRole.Head).Select(r => r.Value).ToList());
+                mine.Where(r => r.Role == RunRole.Head).Select(r => r.Value).ToList()
+            );
         }
         return figures;
     }

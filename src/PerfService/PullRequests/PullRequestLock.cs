@@ -20,9 +20,15 @@ public sealed class PullRequestLock : IAsyncDisposable
         _key = key;
     }
 
-    /// <param name="purpose">Locks of different purposes do not wait for each other ("events": handling a webhook).</param>
-    public static async Task<PullRequestLock> AcquireAsync(PerfDbContext db, long projectId, int pullRequest,
-        CancellationToken ct, string purpose = "pull-request")
+    /// <param name="purpose">Locks of different purposes do not wait for each other ("events": handling a
+    /// webhook).</param>
+    public static async Task<PullRequestLock> AcquireAsync(
+        PerfDbContext db,
+        long projectId,
+        int pullRequest,
+        CancellationToken ct,
+        string purpose = "pull-request"
+    )
     {
         var key = $"perfservice:{purpose}:{projectId}:{pullRequest}";
         await db.Database.OpenConnectionAsync(ct);

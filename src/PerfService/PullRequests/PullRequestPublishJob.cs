@@ -1,8 +1,8 @@
 using Hangfire;
 using Microsoft.EntityFrameworkCore;
 using PerfService.Data;
-using PerfService.Hosting.Telemetry;
 using PerfService.GitHub;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.PullRequests;
 
@@ -12,8 +12,14 @@ namespace PerfService.PullRequests;
 /// </summary>
 [AutomaticRetry(Attempts = 8, DelaysInSeconds = [30, 60, 120, 300, 600, 1200, 1800, 3600])]
 public sealed class PullRequestPublishJob(
-    PerfDbContext db, PullRequestReports reports, PullRequestPublisher publisher,
-    GitHubClientProvider clients, IBackgroundJobClient background, TimeProvider time, ILogger<PullRequestPublishJob> logger)
+    PerfDbContext db,
+    PullRequestReports reports,
+    PullRequestPublisher publisher,
+    GitHubClientProvider clients,
+    IBackgroundJobClient background,
+    TimeProvider time,
+    ILogger<PullRequestPublishJob> logger
+)
 {
     public static string Enqueue(IBackgroundJobClient jobs, long projectId, int pullRequest) =>
         jobs.Enqueue<PullRequestPublishJob>(j => j.RunAsync(projectId, pullRequest, CancellationToken.None));
@@ -22,14 +28,23 @@ public sealed class PullRequestPublishJob(
     {
         if (!clients.IsConfigured)
         {
-            logger.LogInformation("GitHub publishing is off (set GitHub:Token or GitHub:AppId); pull request #{Number} not published", pullRequest);
+            logger.LogInformation(
+                "GitHub publishing is off (set GitHub:Token or GitHub:AppId); pull request #{Number} not published",
+                pullRequest
+            );
             return;
         }
-        var project = await db.Projects.AsNoTracking().Where(p => p.Id == projectId)
-            .Select(p => new { p.Slug, p.GitHubRepository }).FirstOrDefaultAsync(ct);
+        var project = await db
+            .Projects.AsNoTracking()
+            .Where(p => p.Id == projectId)
+            .Select(p => new { p.Slug, p.GitHubRepository })
+            .FirstOrDefaultAsync(ct);
         if (GitHubRepo.Parse(project?.GitHubRepository) is not { } repo)
         {
-            logger.LogInformation("Project {ProjectId} is not connected to a GitHub repository (owner/name); nothing to publish", projectId);
+            logger.LogInformation(
+                "Project {ProjectId} is not connected to a GitHub repository (owner/name); nothing to publish",
+                projectId
+            );
             return;
         }
 
@@ -47,7 +62,8 @@ public sealed class PullRequestPublishJob(
             await publisher.PublishAsync(projectId, repo, report, ct);
             PerfTelemetry.Published("published");
         }
-        catch (Exception e) when (e is not (GitHubRateLimitedException or OperationCanceledException) && PerfTelemetry.PublishFailed())
+        catch (Exception e)
+            when (e is not (GitHubRateLimitedException or OperationCanceledException) && PerfTelemetry.PublishFailed())
         {
             throw; // never reached: the filter records and declines
         }
@@ -55,8 +71,16 @@ public sealed class PullRequestPublishJob(
         {
             PerfTelemetry.RateLimited(e.RetryAt - time.GetUtcNow());
             // Failing would retry on Hangfire's fixed delays, possibly before the reset; come back when GitHub said.
-            background.Schedule<PullRequestPublishJob>(j => j.RunAsync(projectId, pullRequest, CancellationToken.None), e.RetryAt);
-            logger.LogWarning("GitHub rate limit for {Repository}; publishing #{Number} again at {RetryAt}", repo, pullRequest, e.RetryAt);
+            background.Schedule<PullRequestPublishJob>(
+                j => j.RunAsync(projectId, pullRequest, CancellationToken.None),
+                e.RetryAt
+            );
+            logger.LogWarning(
+                "GitHub rate limit for {Repository}; publishing #{Number} again at {RetryAt}",
+                repo,
+                pullRequest,
+                e.RetryAt
+            );
         }
     }
 }

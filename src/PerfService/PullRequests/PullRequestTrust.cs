@@ -17,13 +17,21 @@ public static class PullRequestTrust
     {
         var head = e.PullRequest.Head.Repo;
         var target = e.PullRequest.Base.Repo ?? e.Repository;
-        if (head is not null && SameRepository(head, target)) return true;
-        if (e.PullRequest.AuthorAssociation is not { } association || !s_trustedAssociations.Contains(association, StringComparer.Ordinal)) return false;
-        return e.PullRequest.User is { } author && e.Sender is { } sender
+        if (head is not null && SameRepository(head, target))
+            return true;
+        if (
+            e.PullRequest.AuthorAssociation is not { } association
+            || !s_trustedAssociations.Contains(association, StringComparer.Ordinal)
+        )
+            return false;
+        return e.PullRequest.User is { } author
+            && e.Sender is { } sender
             && string.Equals(author.Login, sender.Login, StringComparison.OrdinalIgnoreCase);
     }
 
     // The id survives renames and cannot be taken over by a fork of the same name; names only when an id is missing.
     private static bool SameRepository(RepositoryPayload a, RepositoryPayload b) =>
-        a.Id is { } x && b.Id is { } y ? x == y : string.Equals(a.FullName, b.FullName, StringComparison.OrdinalIgnoreCase);
+        a.Id is { } x && b.Id is { } y
+            ? x == y
+            : string.Equals(a.FullName, b.FullName, StringComparison.OrdinalIgnoreCase);
 }

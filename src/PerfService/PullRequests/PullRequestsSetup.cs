@@ -2,7 +2,8 @@ using PerfService.Alerts;
 
 namespace PerfService.PullRequests;
 
-/// <summary>The pull-request feature: heads and trust, approvals and re-runs, judging a pull request's runs, its report and its publishing.</summary>
+/// <summary>The pull-request feature: heads and trust, approvals and re-runs, judging a pull request's runs, its report
+/// and its publishing.</summary>
 public static class PullRequestsSetup
 {
     public static WebApplicationBuilder AddPullRequests(this WebApplicationBuilder builder)

@@ -14,9 +14,17 @@ public sealed class RepublishOnTriage(PerfDbContext db, IBackgroundJobClient job
 {
     public async Task AfterTriageAsync(IReadOnlyList<long> alertIds, CancellationToken ct)
     {
-        var keys = await db.Alerts.AsNoTracking().Where(a => alertIds.Contains(a.Id) && a.Project!.GitHubRepository != null)
-            .Select(a => new { a.ProjectId, a.GroupKey }).Distinct().ToListAsync(ct);
-        foreach (var pull in keys.Select(k => (k.ProjectId, PullRequest: AlertGroupKey.PullRequestOf(k.GroupKey))).Where(p => p.PullRequest is not null).Distinct())
+        var keys = await db
+            .Alerts.AsNoTracking()
+            .Where(a => alertIds.Contains(a.Id) && a.Project!.GitHubRepository != null)
+            .Select(a => new { a.ProjectId, a.GroupKey })
+            .Distinct()
+            .ToListAsync(ct);
+        foreach (
+            var pull in keys.Select(k => (k.ProjectId, PullRequest: AlertGroupKey.PullRequestOf(k.GroupKey)))
+                .Where(p => p.PullRequest is not null)
+                .Distinct()
+        )
             PullRequestPublishJob.Enqueue(jobs, pull.ProjectId, pull.PullRequest!.Value);
     }
 }

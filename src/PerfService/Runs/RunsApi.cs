@@ -4,8 +4,8 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Npgsql;
 using PerfService.Auth;
-using PerfService.Data;
 using PerfService.Core.Contracts;
+using PerfService.Data;
 using PerfService.Hosting.Http;
 
 namespace PerfService.Runs;
@@ -15,64 +15,143 @@ public static class RunsApi
     public static RouteGroupBuilder MapRunsApi(this IEndpointRouteBuilder app)
     {
         var api = app.MapGroup("/api/v1").WithTags("Runs").RequireRateLimiting(DashboardRateLimiting.Policy);
-        api.MapGet("/projects/{slug}/runs", RunsEndpoints.List).WithSummary("List a project's runs, newest first").Produces<string>(StatusCodes.Status200OK, "text/csv");
+        api.MapGet("/projects/{slug}/runs", RunsEndpoints.List)
+            .WithSummary("List a project's runs, newest first")
+            .Produces<string>(StatusCodes.Status200OK, "text/csv");
         api.MapGet("/runs/{runId:long}", GetRun).WithSummary("Get a run with its results and artifacts");
-        api.MapGet("/runs/{runId:long}/artifacts/{**path}", GetArtifact).WithSummary("Download one of a run's uploaded files");
-        api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts).WithSummary("Get a run's verdicts against its baseline");
+        api.MapGet("/runs/{runId:long}/artifacts/{**path}", GetArtifact)
+            .WithSummary("Download one of a run's uploaded files");
+        api.MapGet("/runs/{runId:long}/verdicts", RunsEndpoints.Verdicts)
+            .WithSummary("Get a run's verdicts against its baseline");
         api.MapGet("/runs/{runId:long}/targets", RunsEndpoints.Targets).WithSummary("Get a run's target results");
-        api.MapPost("/runs/{runId:long}/analysis/retry", RetryAnalysis).RequireAuthorization(Scopes.Admin)
+        api.MapPost("/runs/{runId:long}/analysis/retry", RetryAnalysis)
+            .RequireAuthorization(Scopes.Admin)
             .WithSummary("Analyse a parked run again (its analysis failed every attempt); admin of its project");
         return api;
     }
 
-    private static async Task<Results<Accepted<AnalysisRetried>, ProblemHttpResult>> RetryAnalysis(long runId, PerfDbContext db, CancellationToken ct) =>
+    private static async Task<Results<Accepted<AnalysisRetried>, ProblemHttpResult>> RetryAnalysis(
+        long runId,
+        PerfDbContext db,
+        CancellationToken ct
+    ) =>
         await Analysis.AnalysisRequests.RetryParkedAsync(db, runId, ct)
             ? TypedResults.Accepted($"/api/v1/runs/{runId}", new AnalysisRetried(runId, "queued"))
-            : TypedResults.Problem($"run {runId} is not parked: its analysis succeeded or is still being tried", statusCode: StatusCodes.Status409Conflict,
-                title: "Not parked");
+            : TypedResults.Problem(
+                $"run {runId} is not parked: its analysis succeeded or is still being tried",
+                statusCode: StatusCodes.Status409Conflict,
+                title: "Not parked"
+            );
 
-    private static async Task<Results<Ok<RunDetailDto>, NotFound>> GetRun(long runId, PerfDbContext db, CancellationToken ct)
+    private static async Task<Results<Ok<RunDetailDto>, NotFound>> GetRun(
+        long runId,
+        PerfDbContext db,
+        CancellationToken ct
+    )
     {
         var id = runId;
-        var run = await db.Runs.AsNoTracking().Where(r => r.Id == id).Select(r => new RunDto(
-                r.Id, r.Project!.Slug, r.Commit!.Sha, r.Branch!.Name, r.PullRequest, r.BaseCommit!.Sha, r.Profile!.Name,
-                r.Agent!.Name, r.JobId, r.Suite!.Name, r.Role.Name(), r.Round,
-                r.Format, r.ProfileMismatch, r.EnvironmentFingerprint, r.CreatedAt) { LeftOutAsDisturbed = r.Disturbed })
+        var run = await db
+            .Runs.AsNoTracking()
+            .Where(r => r.Id == id)
+            .Select(r => new RunDto(
+                r.Id,
+                r.Project!.Slug,
+                r.Commit!.Sha,
+                r.Branch!.Name,
+                r.PullRequest,
+                r.BaseCommit!.Sha,
+                r.Profile!.Name,
+                r.Agent!.Name,
+                r.JobId,
+                r.Suite!.Name,
+                r.Role.Name(),
+                r.Round,
+                r.Format,
+                r.ProfileMismatch,
+                r.EnvironmentFingerprint,
+                r.CreatedAt
+            )
+            {
+                LeftOutAsDisturbed = r.Disturbed,
+            })
             .FirstOrDefaultAsync(ct);
-        if (run is null) return TypedResults.NotFound();
-        var measured = PullRequests.PullRequestDisturbance.Read(await db.Runs.Where(r => r.Id == id).Select(r => r.Disturbance).FirstAsync(ct));
-        run = run with { Disturbance = measured, DisturbedBy = measured is null ? null : Core.Disturbances.DisturbanceRule.Describe(measured) };
+        if (run is null)
+            return TypedResults.NotFound();
+        var measured = PullRequests.PullRequestDisturbance.Read(
+            await db.Runs.Where(r => r.Id == id).Select(r => r.Disturbance).FirstAsync(ct)
+        );
+        run = run with
+        {
+            Disturbance = measured,
+            DisturbedBy = measured is null ? null : Core.Disturbances.DisturbanceRule.Describe(measured),
+        };
 
         var results = await (
-                from r in db.Results.AsNoTracking()
-                join b in db.Benchmarks on r.BenchmarkId equals b.Id
-                join m in db.Measures on r.MeasureId equals m.Id
-                where r.RunId == id
-                orderby b.Key, m.Name
-                select new ResultDto(b.Key, b.Name, b.Parameters, b.Job, m.Name, m.Unit, m.Direction.ToString(),
-                    r.Value, r.Median, r.StdDev, r.CiLower, r.CiUpper, r.SampleCount, r.Samples, r.Error))
+            from r in db.Results.AsNoTracking()
+            join b in db.Benchmarks on r.BenchmarkId equals b.Id
+            join m in db.Measures on r.MeasureId equals m.Id
+            where r.RunId == id
+            orderby b.Key, m.Name
+            select new ResultDto(
+                b.Key,
+                b.Name,
+                b.Parameters,
+                b.Job,
+                m.Name,
+                m.Unit,
+                m.Direction.ToString(),
+                r.Value,
+                r.Median,
+                r.StdDev,
+                r.CiLower,
+                r.CiUpper,
+                r.SampleCount,
+                r.Samples,
+                r.Error
+            )
+        ).ToListAsync(ct);
+        var artifacts = await db
+            .Artifacts.Where(a => a.RunId == id)
+            .OrderBy(a => a.Path)
+            .Select(a => a.Path)
             .ToListAsync(ct);
-        var artifacts = await db.Artifacts.Where(a => a.RunId == id).OrderBy(a => a.Path).Select(a => a.Path).ToListAsync(ct);
         return TypedResults.Ok(new RunDetailDto(run, results, artifacts));
     }
 
     /// <summary>The stored file, inflated on the way out: neither the compressed nor the inflated bytes are held whole,
     /// so a 250 MB artifact costs a read buffer, not 250 MB per download.</summary>
-    private static async Task<Results<PushStreamHttpResult, NotFound>> GetArtifact(long runId, string path, PerfDbContext db, NpgsqlDataSource dataSource,
-        HttpContext http, CancellationToken ct)
+    private static async Task<Results<PushStreamHttpResult, NotFound>> GetArtifact(
+        long runId,
+        string path,
+        PerfDbContext db,
+        NpgsqlDataSource dataSource,
+        HttpContext http,
+        CancellationToken ct
+    )
     {
-        if (!await db.Artifacts.AnyAsync(a => a.RunId == runId && a.Path == path, ct)) return TypedResults.NotFound();
-        return TypedResults.Stream(async body =>
-        {
-            await using var cmd = dataSource.CreateCommand("SELECT content_gzip FROM artifacts WHERE run_id = $1 AND path = $2");
-            cmd.Parameters.Add(new NpgsqlParameter { Value = runId });
-            cmd.Parameters.Add(new NpgsqlParameter { Value = path });
-            await using var reader = await cmd.ExecuteReaderAsync(CommandBehavior.SequentialAccess, http.RequestAborted);
-            if (!await reader.ReadAsync(http.RequestAborted)) return;
-            var content = reader.GetOrdinal("content_gzip");
-            await using var stored = await reader.GetStreamAsync(content, http.RequestAborted);
-            await using var inflated = new GZipStream(stored, CompressionMode.Decompress);
-            await inflated.CopyToAsync(body, http.RequestAborted);
-        }, "application/octet-stream", Path.GetFileName(path));
+        if (!await db.Artifacts.AnyAsync(a => a.RunId == runId && a.Path == path, ct))
+            return TypedResults.NotFound();
+        return TypedResults.Stream(
+            async body =>
+            {
+                await using var cmd = dataSource.CreateCommand(
+                    "SELECT content_gzip FROM artifacts WHERE run_id = $1 AND path = $2"
+                );
+                cmd.Parameters.Add(new NpgsqlParameter { Value = runId });
+                cmd.Parameters.Add(new NpgsqlParameter { Value = path });
+                await using var reader = await cmd.ExecuteReaderAsync(
+                    CommandBehavior.SequentialAccess,
+                    http.RequestAborted
+                );
+                if (!await reader.ReadAsync(http.RequestAborted))
+                    return;
+                var content = reader.GetOrdinal("content_gzip");
+                await using var stored = await reader.GetStreamAsync(content, http.RequestAborted);
+                await using var inflated = new GZipStream(stored, CompressionMode.Decompress);
+                await inflated.CopyToAsync(body, http.RequestAborted);
+            },
+            "application/octet-stream",
+            Path.GetFileName(path)
+        );
     }
 }

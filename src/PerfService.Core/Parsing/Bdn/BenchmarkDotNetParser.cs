@@ -18,26 +18,42 @@ public sealed class BenchmarkDotNetParser : IResultParser
         var exports = files.Where(IsJson).ToList();
         foreach (var other in files.Where(f => !IsJson(f)))
         {
-            if (exports.Count == 0) throw NotAnExport(other);
-            sink.Warnings.Add($"{other.Path}: skipped, not a BenchmarkDotNet JSON export (the JSON export uploaded with it has the same data)");
+            if (exports.Count == 0)
+                throw NotAnExport(other);
+            sink.Warnings.Add(
+                $"{other.Path}: skipped, not a BenchmarkDotNet JSON export (the JSON export uploaded with it has the same data)"
+            );
         }
-        foreach (var file in exports) ParseFile(file, sink);
+        foreach (var file in exports)
+            ParseFile(file, sink);
         return sink.ToResult();
     }
 
-    private static bool IsJson(Artifact file) => Utf8.FirstSignificant(Utf8.WithoutBom(file.Content).Span) is (byte)'{' or (byte)'[';
+    private static bool IsJson(Artifact file) =>
+        Utf8.FirstSignificant(Utf8.WithoutBom(file.Content).Span) is (byte)'{' or (byte)'[';
 
     private static ParseException NotAnExport(Artifact file)
     {
-        if (Utf8.IsBlank(Utf8.WithoutBom(file.Content).Span)) return new ParseException(file.Path, null, "the file is empty");
+        if (Utf8.IsBlank(Utf8.WithoutBom(file.Content).Span))
+            return new ParseException(file.Path, null, "the file is empty");
         var text = Utf8.Decode(file.Content);
-        var kind = text.Contains("<html", StringComparison.OrdinalIgnoreCase) ? "HTML report"
-            : text.TrimStart().StartsWith('|') || text.Contains("|---", StringComparison.Ordinal) || text.Contains("```", StringComparison.Ordinal) ? "markdown report"
-            : text.Contains(",Mean", StringComparison.Ordinal) || text.Contains(";Mean", StringComparison.Ordinal) ? "CSV report"
+        var kind =
+            text.Contains("<html", StringComparison.OrdinalIgnoreCase) ? "HTML report"
+            : text.TrimStart().StartsWith('|')
+            || text.Contains("|---", StringComparison.Ordinal)
+            || text.Contains("```", StringComparison.Ordinal)
+                ? "markdown report"
+            : text.Contains(",Mean", StringComparison.Ordinal) || text.Contains(";Mean", StringComparison.Ordinal)
+                ? "CSV report"
             : null;
-        var what = kind is null ? "this is not JSON" : $"this is BenchmarkDotNet's {kind}, which rounds values and has no samples";
-        return new ParseException(file.Path, "line 1",
-            $"{what}; upload the JSON export instead (*-report-full.json or *-report-full-compressed.json, from [JsonExporterAttribute.Full] or --exporters json)");
+        var what = kind is null
+            ? "this is not JSON"
+            : $"this is BenchmarkDotNet's {kind}, which rounds values and has no samples";
+        return new ParseException(
+            file.Path,
+            "line 1",
+            $"{what}; upload the JSON export instead (*-report-full.json or *-report-full-compressed.json, from [JsonExporterAttribute.Full] or --exporters json)"
+        );
     }
 
     private static void ParseFile(Artifact file, ResultSink sink)
@@ -46,19 +62,22 @@ public sealed class BenchmarkDotNetParser : IResultParser
         var root = JsonAtPath.Root(document, file.Path);
         if (!root.IsObject || root.Get("Benchmarks") is not { IsArray: true } benchmarks)
             throw root.Error("expected a BenchmarkDotNet JSON export: an object with a \"Benchmarks\" array");
-        if (root.Get("HostEnvironmentInfo") is { IsObject: true } host) ReadEnvironment(host, sink);
+        if (root.Get("HostEnvironmentInfo") is { IsObject: true } host)
+            ReadEnvironment(host, sink);
         var count = 0;
         foreach (var benchmark in benchmarks.Items())
         {
             ParseBenchmark(benchmark, sink);
             count++;
         }
-        if (count == 0) throw benchmarks.Error("the export lists no benchmarks");
+        if (count == 0)
+            throw benchmarks.Error("the export lists no benchmarks");
     }
 
     private static void ParseBenchmark(JsonAtPath b, ResultSink sink)
     {
-        if (!b.IsObject) throw b.Error($"expected a benchmark object, found {JsonAtPath.Describe(b.Kind)}");
+        if (!b.IsObject)
+            throw b.Error($"expected a benchmark object, found {JsonAtPath.Describe(b.Kind)}");
         var type = Check.Name(b.RequiredString("Type"), b.File, b.ChildPath("Type"));
         var method = Check.Name(b.RequiredString("Method"), b.File, b.ChildPath("Method"));
         var parametersText = b.OptionalString("Parameters");
@@ -66,7 +85,12 @@ public sealed class BenchmarkDotNetParser : IResultParser
         {
             Name = BdnIdentity.Name(b.OptionalString("Namespace"), type, method),
             Parameters = BdnIdentity.Parameters(parametersText),
-            Job = BdnIdentity.Job(b.OptionalString("DisplayInfo"), type, b.OptionalString("MethodTitle") ?? method, !string.IsNullOrEmpty(parametersText)),
+            Job = BdnIdentity.Job(
+                b.OptionalString("DisplayInfo"),
+                type,
+                b.OptionalString("MethodTitle") ?? method,
+                !string.IsNullOrEmpty(parametersText)
+            ),
             Measure = Measures.Time,
             Unit = "ns",
             Direction = Direction.LowerIsBetter,
@@ -78,7 +102,8 @@ public sealed class BenchmarkDotNetParser : IResultParser
             sink.Results.Add(identity with { Error = BdnIdentity.FailureReason(b) });
             return;
         }
-        if (!stats.IsObject) throw stats.Error($"expected an object or null, found {JsonAtPath.Describe(stats.Kind)}");
+        if (!stats.IsObject)
+            throw stats.Error($"expected an object or null, found {JsonAtPath.Describe(stats.Kind)}");
         var mean = stats.RequiredNumber("Mean", nonNegative: true);
         var interval = stats.Get("ConfidenceInterval");
         var summary = new Summary
@@ -109,15 +134,18 @@ public sealed class BenchmarkDotNetParser : IResultParser
             {
                 var mode = m.OptionalString("IterationMode");
                 var stage = m.OptionalString("IterationStage");
-                if (!(mode == "Workload" && stage == "Result") && !(mode == "Result" && stage is null)) continue;
+                if (!(mode == "Workload" && stage == "Result") && !(mode == "Result" && stage is null))
+                    continue;
                 var operations = m.Required("Operations", "the operation count").AsLong();
-                if (operations <= 0) throw m.Error($"Operations is {operations}; expected a positive count");
+                if (operations <= 0)
+                    throw m.Error($"Operations is {operations}; expected a positive count");
                 var ns = m.RequiredNumber("Nanoseconds", nonNegative: true);
                 samples.Add(Check.Value(ns / operations, m.File, m.Path, "the time per operation", nonNegative: true));
             }
         }
         if (samples.Count == 0 && stats.Get("OriginalValues") is { } original)
-            foreach (var v in original.Items()) samples.Add(v.AsNumber(nonNegative: true));
+            foreach (var v in original.Items())
+                samples.Add(v.AsNumber(nonNegative: true));
         return samples.Count > 0 ? samples : null;
     }
 
@@ -132,7 +160,8 @@ public sealed class BenchmarkDotNetParser : IResultParser
         var hasMetrics = b.Get("Metrics") is { IsArray: true };
         if (hasMetrics)
             foreach (var m in b.Get("Metrics")!.Value.Items())
-                if (m.Get("Descriptor")?.OptionalString("Id") is { } id && m.Get("Value") is { } value) metrics[id] = value;
+                if (m.Get("Descriptor")?.OptionalString("Id") is { } id && m.Get("Value") is { } value)
+                    metrics[id] = value;
 
         var totalOps = memory?.Get("TotalOperations") is { } t ? t.AsLong() : 0;
         var bytes = memory?.Get("BytesAllocatedPerOperation");
@@ -146,23 +175,42 @@ public sealed class BenchmarkDotNetParser : IResultParser
         AddGc(memory, totalOps, hasMetrics, metrics, "Gen2", Measures.Gen2, identity, sink);
     }
 
-    private static void AddGc(JsonAtPath? memory, long totalOps, bool hasMetrics, Dictionary<string, JsonAtPath> metrics,
-        string gen, string measure, BenchmarkResult identity, ResultSink sink)
+    private static void AddGc(
+        JsonAtPath? memory,
+        long totalOps,
+        bool hasMetrics,
+        Dictionary<string, JsonAtPath> metrics,
+        string gen,
+        string measure,
+        BenchmarkResult identity,
+        ResultSink sink
+    )
     {
         var metricId = gen + "Collects";
-        if (hasMetrics ? !metrics.ContainsKey(metricId) : memory is null || totalOps <= 0) return;
+        if (hasMetrics ? !metrics.ContainsKey(metricId) : memory is null || totalOps <= 0)
+            return;
         double value;
         if (memory is { } m && totalOps > 0 && m.Get(gen + "Collections") is { } collections)
-            value = Check.Value(collections.AsNumber(nonNegative: true) * 1000 / totalOps, m.File, collections.Path, $"{gen} collections per 1000 operations", nonNegative: true);
-        else if (metrics.TryGetValue(metricId, out var metric)) value = metric.AsNumber(nonNegative: true);
-        else return;
+            value = Check.Value(
+                collections.AsNumber(nonNegative: true) * 1000 / totalOps,
+                m.File,
+                collections.Path,
+                $"{gen} collections per 1000 operations",
+                nonNegative: true
+            );
+        else if (metrics.TryGetValue(metricId, out var metric))
+            value = metric.AsNumber(nonNegative: true);
+        else
+            return;
         sink.Results.Add(identity with { Measure = measure, Unit = "per 1000 ops", Value = value });
     }
 
     /// <summary>An optional statistic; BDN's JSON exporter writes one it could not compute (NaN: the confidence
     /// interval of a single iteration, as in a <c>--job dry</c> run) as an empty string, which means absent.</summary>
     private static double? Statistic(JsonAtPath node, string name, bool nonNegative) =>
-        node.Get(name) is { IsString: true } v && v.AsString().Length == 0 ? null : node.OptionalNumber(name, nonNegative);
+        node.Get(name) is { IsString: true } v && v.AsString().Length == 0
+            ? null
+            : node.OptionalNumber(name, nonNegative);
 
     private static int ToCount(JsonAtPath node)
     {
@@ -174,7 +222,13 @@ public sealed class BenchmarkDotNetParser : IResultParser
     {
         var file = host.File;
         // 0.9.x wrote ProcessorName as a Lazy<string> object {IsValueCreated, Value}.
-        var cpu = host.Get("ProcessorName") is { } p ? (p.IsObject ? p.OptionalString("Value") : p.IsString ? p.AsString() : null) : null;
+        var cpu = host.Get("ProcessorName") is { } p
+            ? (
+                p.IsObject ? p.OptionalString("Value")
+                : p.IsString ? p.AsString()
+                : null
+            )
+            : null;
         sink.Environment("cpu", cpu, file);
         sink.Environment("os", Text(host, "OsVersion"), file);
         sink.Environment("arch", Text(host, "Architecture"), file);
@@ -184,5 +238,6 @@ public sealed class BenchmarkDotNetParser : IResultParser
         sink.Environment("bdn_version", Text(host, "BenchmarkDotNetVersion"), file);
     }
 
-    private static string? Text(JsonAtPath node, string name) => node.Get(name) is { } v && (v.IsString || v.IsNumber) ? v.Element.ToString() : null;
+    private static string? Text(JsonAtPath node, string name) =>
+        node.Get(name) is { } v && (v.IsString || v.IsNumber) ? v.Element.ToString() : null;
 }

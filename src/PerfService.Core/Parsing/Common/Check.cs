@@ -11,7 +11,11 @@ internal static class Check
         if (double.IsNaN(value) || double.IsInfinity(value))
             throw new ParseException(file, location, $"{what} is {Show(value)}; expected a finite number");
         if (Math.Abs(value) > Limits.MaxAbsValue)
-            throw new ParseException(file, location, $"{what} is {Show(value)}, which is absurdly large (limit {Limits.MaxAbsValue:0e0})");
+            throw new ParseException(
+                file,
+                location,
+                $"{what} is {Show(value)}, which is absurdly large (limit {Limits.MaxAbsValue:0e0})"
+            );
         if (nonNegative && value < 0)
             throw new ParseException(file, location, $"{what} is {Show(value)}; expected a value ≥ 0");
         return value;
@@ -20,11 +24,13 @@ internal static class Check
     /// <summary>A benchmark or metric name: a series without a name could never be found again.</summary>
     public static string Name(string? name, string file, string? location)
     {
-        if (string.IsNullOrWhiteSpace(name)) throw new ParseException(file, location, "the benchmark name is empty; expected a name");
+        if (string.IsNullOrWhiteSpace(name))
+            throw new ParseException(file, location, "the benchmark name is empty; expected a name");
         return name.Trim();
     }
 
-    /// <summary>A derived value (a throughput, a per-iteration time) must obey the same bounds as one read from a file.</summary>
+    /// <summary>A derived value (a throughput, a per-iteration time) must obey the same bounds as one read from a
+    /// file.</summary>
     public static bool IsSane(double value) => double.IsFinite(value) && Math.Abs(value) <= Limits.MaxAbsValue;
 
     public static string Show(double value) => value.ToString("R", CultureInfo.InvariantCulture);

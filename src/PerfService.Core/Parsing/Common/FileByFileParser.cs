@@ -3,7 +3,8 @@ using PerfService.Core.Results;
 namespace PerfService.Core.Parsing.Common;
 
 /// <summary>
-/// A format whose files stand alone: each is parsed on its own into one sink. Formats that pair files (BenchmarkDotNet's
+/// A format whose files stand alone: each is parsed on its own into one sink. Formats that pair files
+/// (BenchmarkDotNet's
 /// exports and logs, criterion's tree, go's interleaved lines) implement <see cref="IResultParser"/> themselves.
 /// </summary>
 public abstract class FileByFileParser : IResultParser
@@ -13,7 +14,8 @@ public abstract class FileByFileParser : IResultParser
     public ParseResult Parse(IReadOnlyList<Artifact> files)
     {
         var sink = new ResultSink(Format);
-        foreach (var file in files) ParseFile(file, sink);
+        foreach (var file in files)
+            ParseFile(file, sink);
         return sink.ToResult();
     }
 

@@ -13,8 +13,10 @@ internal sealed class FileView(Artifact file) : IDisposable
     private const int HeadBytes = 1024 * 1024;
     private const int SniffChars = 65536;
 
-    private JsonDocument? _document, _firstLine;
-    private bool _documentRead, _firstLineRead;
+    private JsonDocument? _document,
+        _firstLine;
+    private bool _documentRead,
+        _firstLineRead;
     private string? _head;
 
     public Artifact File { get; } = file;
@@ -41,13 +43,15 @@ internal sealed class FileView(Artifact file) : IDisposable
             if (!_documentRead)
             {
                 _documentRead = true;
-                if (IsJson && JsonInput.TryParse(Bytes, out var document)) _document = document;
+                if (IsJson && JsonInput.TryParse(Bytes, out var document))
+                    _document = document;
             }
             return _document?.RootElement;
         }
     }
 
-    /// <summary>The first line's JSON when the file is several JSON lines (cargo-criterion messages, go test -json).</summary>
+    /// <summary>The first line's JSON when the file is several JSON lines (cargo-criterion messages, go test
+    /// -json).</summary>
     public JsonElement? FirstLine
     {
         get
@@ -55,7 +59,8 @@ internal sealed class FileView(Artifact file) : IDisposable
             if (!_firstLineRead)
             {
                 _firstLineRead = true;
-                if (IsJson && Document is null && JsonInput.TryParse(FirstLineBytes(), out var line)) _firstLine = line;
+                if (IsJson && Document is null && JsonInput.TryParse(FirstLineBytes(), out var line))
+                    _firstLine = line;
             }
             return _firstLine?.RootElement;
         }
@@ -87,7 +92,9 @@ internal sealed class FileView(Artifact file) : IDisposable
     public bool Has(string key, JsonValueKind? kind = null) => Has(Document, key, kind);
 
     public static bool Has(JsonElement? element, string key, JsonValueKind? kind = null) =>
-        element is { ValueKind: JsonValueKind.Object } e && e.TryGetProperty(key, out var v) && (kind is null || v.ValueKind == kind);
+        element is { ValueKind: JsonValueKind.Object } e
+        && e.TryGetProperty(key, out var v)
+        && (kind is null || v.ValueKind == kind);
 
     public void Dispose()
     {

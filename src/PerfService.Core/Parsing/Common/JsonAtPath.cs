@@ -26,7 +26,8 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
     /// <summary>The property, or null when it is absent or JSON null (harnesses use both for "not measured").</summary>
     public JsonAtPath? Get(string name)
     {
-        if (!IsObject || !Element.TryGetProperty(name, out var value)) return null;
+        if (!IsObject || !Element.TryGetProperty(name, out var value))
+            return null;
         return value.ValueKind == JsonValueKind.Null ? null : new JsonAtPath(value, ChildPath(name), File);
     }
 
@@ -37,20 +38,25 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
 
     public JsonAtPath Required(string name, string expected)
     {
-        if (!IsObject) throw Error($"expected an object with \"{name}\", found {Describe(Kind)}");
+        if (!IsObject)
+            throw Error($"expected an object with \"{name}\", found {Describe(Kind)}");
         return Get(name) ?? throw new ParseException(File, ChildPath(name), $"missing; expected {expected}");
     }
 
     public string? OptionalString(string name)
     {
         var node = Get(name);
-        if (node is null) return null;
-        return node.Value.IsString ? node.Value.Element.GetString() : throw node.Value.Error($"expected a string, found {Describe(node.Value.Kind)}");
+        if (node is null)
+            return null;
+        return node.Value.IsString
+            ? node.Value.Element.GetString()
+            : throw node.Value.Error($"expected a string, found {Describe(node.Value.Kind)}");
     }
 
     public string RequiredString(string name) => Required(name, "a string").AsString();
 
-    public string AsString() => IsString ? Element.GetString()! : throw Error($"expected a string, found {Describe(Kind)}");
+    public string AsString() =>
+        IsString ? Element.GetString()! : throw Error($"expected a string, found {Describe(Kind)}");
 
     public double? OptionalNumber(string name, bool nonNegative) => Get(name)?.AsNumber(nonNegative);
 
@@ -71,41 +77,50 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
 
     public long AsLong()
     {
-        if (!IsNumber) throw Error($"expected an integer, found {Describe(Kind)}");
-        if (Element.TryGetInt64(out var value)) return value;
+        if (!IsNumber)
+            throw Error($"expected an integer, found {Describe(Kind)}");
+        if (Element.TryGetInt64(out var value))
+            return value;
         // Some writers print integral counts as 1024.0.
-        if (Element.TryGetDouble(out var d) && Math.Abs(d) < 9e15 && d == Math.Floor(d)) return (long)d;
+        if (Element.TryGetDouble(out var d) && Math.Abs(d) < 9e15 && d == Math.Floor(d))
+            return (long)d;
         throw Error($"expected an integer, found {Truncate(Element.GetRawText())}");
     }
 
     public IEnumerable<JsonAtPath> Items()
     {
-        if (!IsArray) throw Error($"expected an array, found {Describe(Kind)}");
+        if (!IsArray)
+            throw Error($"expected an array, found {Describe(Kind)}");
         var i = 0;
-        foreach (var item in Element.EnumerateArray()) yield return new JsonAtPath(item, $"{Path}[{i++}]", File);
+        foreach (var item in Element.EnumerateArray())
+            yield return new JsonAtPath(item, $"{Path}[{i++}]", File);
     }
 
     public IEnumerable<(string Name, JsonAtPath Value)> Properties()
     {
-        if (!IsObject) throw Error($"expected an object, found {Describe(Kind)}");
-        foreach (var p in Element.EnumerateObject()) yield return (p.Name, new JsonAtPath(p.Value, ChildPath(p.Name), File));
+        if (!IsObject)
+            throw Error($"expected an object, found {Describe(Kind)}");
+        foreach (var p in Element.EnumerateObject())
+            yield return (p.Name, new JsonAtPath(p.Value, ChildPath(p.Name), File));
     }
 
-    public static string Describe(JsonValueKind kind) => kind switch
-    {
-        JsonValueKind.Object => "an object",
-        JsonValueKind.Array => "an array",
-        JsonValueKind.String => "a string",
-        JsonValueKind.Number => "a number",
-        JsonValueKind.True or JsonValueKind.False => "a boolean",
-        JsonValueKind.Null => "null",
-        _ => "nothing",
-    };
+    public static string Describe(JsonValueKind kind) =>
+        kind switch
+        {
+            JsonValueKind.Object => "an object",
+            JsonValueKind.Array => "an array",
+            JsonValueKind.String => "a string",
+            JsonValueKind.Number => "a number",
+            JsonValueKind.True or JsonValueKind.False => "a boolean",
+            JsonValueKind.Null => "null",
+            _ => "nothing",
+        };
 
     private static string PathSegment(string name)
     {
         var simple = name.Length > 0 && (char.IsAsciiLetter(name[0]) || name[0] == '_');
-        foreach (var c in name) simple &= char.IsAsciiLetterOrDigit(c) || c == '_';
+        foreach (var c in name)
+            simple &= char.IsAsciiLetterOrDigit(c) || c == '_';
         return simple ? "." + name : "['" + name.Replace("\\", "\\\\").Replace("'", "\\'") + "']";
     }
 

@@ -3,7 +3,8 @@ namespace PerfService.Core.Parsing.Common;
 /// <summary>Bounds that keep hostile or broken input from producing absurd series or exhausting the stack.</summary>
 internal static class Limits
 {
-    /// <summary>JSON nesting accepted. Real harness output nests at most ~8 levels; anything deeper is an attack or junk.</summary>
+    /// <summary>JSON nesting accepted. Real harness output nests at most ~8 levels; anything deeper is an attack or
+    /// junk.</summary>
     public const int MaxJsonDepth = 64;
 
     /// <summary>

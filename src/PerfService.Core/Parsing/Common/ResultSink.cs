@@ -15,11 +15,15 @@ internal sealed class ResultSink(string format)
     /// about, because runs uploaded together are expected to come from one machine.</summary>
     public void Environment(string key, string? value, string file)
     {
-        if (string.IsNullOrWhiteSpace(value)) return;
+        if (string.IsNullOrWhiteSpace(value))
+            return;
         value = value.Trim();
         if (_environment.TryGetValue(key, out var existing))
         {
-            if (existing != value) Warnings.Add($"{file}: environment '{key}' is '{value}' here but '{existing}' elsewhere; kept '{existing}'");
+            if (existing != value)
+                Warnings.Add(
+                    $"{file}: environment '{key}' is '{value}' here but '{existing}' elsewhere; kept '{existing}'"
+                );
             return;
         }
         _environment[key] = value;
@@ -34,7 +38,8 @@ internal sealed class ResultSink(string format)
         {
             sink.Results.AddRange(part.Results);
             sink.Warnings.AddRange(part.Warnings);
-            foreach (var (key, value) in part.Environment) sink.Environment(key, value, part.Format);
+            foreach (var (key, value) in part.Environment)
+                sink.Environment(key, value, part.Format);
         }
         return sink.ToResult();
     }

@@ -12,13 +12,15 @@ internal static class SampleStats
     {
         // Kahan-free mean is fine: values are bounded by Limits.MaxAbsValue, so the sum cannot overflow.
         var sum = 0.0;
-        foreach (var s in samples) sum += s;
+        foreach (var s in samples)
+            sum += s;
         return sum / samples.Count;
     }
 
     public static Summary Summarize(IReadOnlyList<double> samples)
     {
-        if (samples.Count == 0) throw new ArgumentException("no samples", nameof(samples));
+        if (samples.Count == 0)
+            throw new ArgumentException("no samples", nameof(samples));
         var sorted = samples.ToArray();
         Array.Sort(sorted);
         var n = sorted.Length;
@@ -28,9 +30,18 @@ internal static class SampleStats
         if (n > 1)
         {
             var ss = 0.0;
-            foreach (var s in sorted) ss += (s - mean) * (s - mean);
+            foreach (var s in sorted)
+                ss += (s - mean) * (s - mean);
             stdDev = Math.Sqrt(ss / (n - 1));
         }
-        return new Summary { Mean = mean, Median = median, StdDev = stdDev, Min = sorted[0], Max = sorted[^1], N = n };
+        return new Summary
+        {
+            Mean = mean,
+            Median = median,
+            StdDev = stdDev,
+            Min = sorted[0],
+            Max = sorted[^1],
+            N = n,
+        };
     }
 }

@@ -1,6 +1,7 @@
 namespace PerfService.Core.Parsing.Common;
 
-/// <summary>Splits text output into numbered lines (LF or CRLF, final newline optional), the unit every text format works in.</summary>
+/// <summary>Splits text output into numbered lines (LF or CRLF, final newline optional), the unit every text format
+/// works in.</summary>
 internal static class TextLines
 {
     public readonly record struct Line(int Number, string Text);
@@ -12,11 +13,14 @@ internal static class TextLines
         while (start <= text.Length)
         {
             var end = text.IndexOf('\n', start);
-            if (end < 0) end = text.Length;
+            if (end < 0)
+                end = text.Length;
             number++;
             var line = text[start..end];
-            if (line.EndsWith('\r')) line = line[..^1];
-            if (end < text.Length || line.Length > 0) yield return new Line(number, line);
+            if (line.EndsWith('\r'))
+                line = line[..^1];
+            if (end < text.Length || line.Length > 0)
+                yield return new Line(number, line);
             start = end + 1;
         }
     }

@@ -16,13 +16,17 @@ public sealed class CriterionParser : IResultParser
     {
         var sink = new ResultSink(Format);
         var tree = files.Where(f => CriterionShape.IsTreeFile(f.Path)).ToList();
-        if (tree.Count > 0) CriterionTree.Parse(tree, sink);
+        if (tree.Count > 0)
+            CriterionTree.Parse(tree, sink);
         foreach (var file in files.Where(f => !CriterionShape.IsTreeFile(f.Path)))
         {
             var bytes = Utf8.WithoutBom(file.Content);
-            if (Utf8.IsBlank(bytes.Span)) throw new ParseException(file.Path, null, "the file is empty");
-            if (Utf8.FirstSignificant(bytes.Span) == (byte)'{') CargoCriterionMessages.Parse(file, sink);
-            else BenchLines.Parse(file, sink);
+            if (Utf8.IsBlank(bytes.Span))
+                throw new ParseException(file.Path, null, "the file is empty");
+            if (Utf8.FirstSignificant(bytes.Span) == (byte)'{')
+                CargoCriterionMessages.Parse(file, sink);
+            else
+                BenchLines.Parse(file, sink);
         }
         return sink.ToResult();
     }

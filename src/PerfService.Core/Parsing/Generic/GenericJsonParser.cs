@@ -14,35 +14,46 @@ public sealed class GenericJsonParser : JsonFileParser
     private protected override void ParseRoot(JsonAtPath root, Artifact file, ResultSink sink)
     {
         if (!root.IsObject || root.Get("results") is not { IsArray: true } results)
-            throw root.Error("expected PerfService generic JSON: an object with a \"results\" array (see GENERIC_JSON.md)");
+            throw root.Error(
+                "expected PerfService generic JSON: an object with a \"results\" array (see GENERIC_JSON.md)"
+            );
         if (root.Get("environment") is { } environment)
-            foreach (var (key, value) in environment.Properties()) sink.Environment(key, Scalar(value), file.Path);
+            foreach (var (key, value) in environment.Properties())
+                sink.Environment(key, Scalar(value), file.Path);
         var count = 0;
         foreach (var result in results.Items())
         {
             sink.Results.Add(ParseResult(result));
             count++;
         }
-        if (count == 0) throw results.Error("the results array is empty");
+        if (count == 0)
+            throw results.Error("the results array is empty");
     }
 
     private static BenchmarkResult ParseResult(JsonAtPath r)
     {
-        if (!r.IsObject) throw r.Error($"expected a result object, found {JsonAtPath.Describe(r.Kind)}");
+        if (!r.IsObject)
+            throw r.Error($"expected a result object, found {JsonAtPath.Describe(r.Kind)}");
         var name = Check.Name(r.RequiredString("benchmark"), r.File, r.ChildPath("benchmark"));
         var unit = r.RequiredString("unit");
-        if (string.IsNullOrWhiteSpace(unit)) throw r.Required("unit", "a unit").Error("expected a non-empty unit");
+        if (string.IsNullOrWhiteSpace(unit))
+            throw r.Required("unit", "a unit").Error("expected a non-empty unit");
         var timeFactor = Numbers.NanosecondsPer(unit);
         var measure = r.OptionalString("measure") ?? (timeFactor is null ? unit : Measures.Time);
-        if (string.IsNullOrWhiteSpace(measure)) throw r.Required("measure", "a measure").Error("expected a non-empty measure");
+        if (string.IsNullOrWhiteSpace(measure))
+            throw r.Required("measure", "a measure").Error("expected a non-empty measure");
         // "time" is stored in ns across every format, so a time given in ms or s is converted here.
         var isTime = measure == Measures.Time;
-        if (isTime && timeFactor is null) throw r.Required("unit", "a unit").Error($"measure \"time\" needs a time unit (ns, us, µs, ms, s), found \"{unit}\"");
+        if (isTime && timeFactor is null)
+            throw r.Required("unit", "a unit")
+                .Error($"measure \"time\" needs a time unit (ns, us, µs, ms, s), found \"{unit}\"");
         var scale = isTime ? timeFactor!.Value : 1;
         var result = new BenchmarkResult
         {
             Name = name,
-            Parameters = r.Get("parameters") is { } p ? p.Properties().Select(kv => new KeyValuePair<string, string>(kv.Name, Scalar(kv.Value))).ToList() : [],
+            Parameters = r.Get("parameters") is { } p
+                ? p.Properties().Select(kv => new KeyValuePair<string, string>(kv.Name, Scalar(kv.Value))).ToList()
+                : [],
             Job = r.OptionalString("job"),
             Measure = measure,
             Unit = isTime ? "ns" : unit,
@@ -51,17 +62,24 @@ public sealed class GenericJsonParser : JsonFileParser
 
         if (r.OptionalString("error") is { } error)
         {
-            if (r.Get("value") is { } v) throw v.Error("a result with an error has no value; remove one of them");
+            if (r.Get("value") is { } v)
+                throw v.Error("a result with an error has no value; remove one of them");
             return result with { Error = string.IsNullOrWhiteSpace(error) ? "the harness reported a failure" : error };
         }
         List<double>? samples = null;
         if (r.Get("samples") is { } s)
         {
-            samples = s.Items().Select(x => Check.Value(x.AsNumber(isTime) * scale, x.File, x.Path, "the sample", isTime)).ToList();
-            if (samples.Count == 0) throw s.Error("samples is empty; give at least one sample or leave it out");
+            samples = s.Items()
+                .Select(x => Check.Value(x.AsNumber(isTime) * scale, x.File, x.Path, "the sample", isTime))
+                .ToList();
+            if (samples.Count == 0)
+                throw s.Error("samples is empty; give at least one sample or leave it out");
         }
-        var value = r.Get("value") is { } node ? Check.Value(node.AsNumber(isTime) * scale, node.File, node.Path, "the value", isTime) : (double?)null;
-        if (value is null && samples is null) throw r.Error("expected \"value\" or \"samples\" (or \"error\" for a failed benchmark)");
+        var value = r.Get("value") is { } node
+            ? Check.Value(node.AsNumber(isTime) * scale, node.File, node.Path, "the value", isTime)
+            : (double?)null;
+        if (value is null && samples is null)
+            throw r.Error("expected \"value\" or \"samples\" (or \"error\" for a failed benchmark)");
         return result with
         {
             Value = value ?? SampleStats.Mean(samples!),
@@ -73,22 +91,26 @@ public sealed class GenericJsonParser : JsonFileParser
     private static Direction ParseDirection(JsonAtPath r, string unit)
     {
         var text = r.OptionalString("direction");
-        if (text is null) return Numbers.IsPerSecond(unit) ? Direction.HigherIsBetter : Direction.LowerIsBetter;
+        if (text is null)
+            return Numbers.IsPerSecond(unit) ? Direction.HigherIsBetter : Direction.LowerIsBetter;
         return text.Trim().ToLowerInvariant() switch
         {
             "higher_is_better" or "higher" => Direction.HigherIsBetter,
             "lower_is_better" or "lower" => Direction.LowerIsBetter,
-            _ => throw r.Required("direction", "a direction").Error($"expected \"higher_is_better\" or \"lower_is_better\", found \"{text}\""),
+            _ => throw r.Required("direction", "a direction")
+                .Error($"expected \"higher_is_better\" or \"lower_is_better\", found \"{text}\""),
         };
     }
 
-    /// <summary>Parameter and environment values may be strings, numbers or booleans; numbers keep their exact text.</summary>
-    private static string Scalar(JsonAtPath node) => node.Kind switch
-    {
-        System.Text.Json.JsonValueKind.String => node.AsString(),
-        System.Text.Json.JsonValueKind.Number => node.Element.GetRawText(),
-        System.Text.Json.JsonValueKind.True => "true",
-        System.Text.Json.JsonValueKind.False => "false",
-        _ => throw node.Error($"expected a string, number or boolean, found {JsonAtPath.Describe(node.Kind)}"),
-    };
+    /// <summary>Parameter and environment values may be strings, numbers or booleans; numbers keep their exact
+    /// text.</summary>
+    private static string Scalar(JsonAtPath node) =>
+        node.Kind switch
+        {
+            System.Text.Json.JsonValueKind.String => node.AsString(),
+            System.Text.Json.JsonValueKind.Number => node.Element.GetRawText(),
+            System.Text.Json.JsonValueKind.True => "true",
+            System.Text.Json.JsonValueKind.False => "false",
+            _ => throw node.Error($"expected a string, number or boolean, found {JsonAtPath.Describe(node.Kind)}"),
+        };
 }

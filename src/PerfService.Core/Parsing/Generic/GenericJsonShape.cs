@@ -8,7 +8,8 @@ internal sealed class GenericJsonShape : IFormatShape
 {
     public string Format => FormatDetector.Json;
 
-    public bool Claims(FileView file) => file.IsBrokenJson
-        ? file.SniffText.Contains("\"results\"", StringComparison.Ordinal)
-        : file.Has("results", JsonValueKind.Array);
+    public bool Claims(FileView file) =>
+        file.IsBrokenJson
+            ? file.SniffText.Contains("\"results\"", StringComparison.Ordinal)
+            : file.Has("results", JsonValueKind.Array);
 }

@@ -33,7 +33,8 @@ internal sealed class GoBenchCollector
         list.Add(value);
     }
 
-    public void Fail(string? pkg, string name, string? procs, string reason) => Get(pkg, name, procs).Failure ??= reason;
+    public void Fail(string? pkg, string name, string? procs, string reason) =>
+        Get(pkg, name, procs).Failure ??= reason;
 
     /// <summary>benchfmt's "Unit &lt;unit&gt; better=higher|lower" metadata overrides the default direction.</summary>
     public void Declare(string unit, Direction direction) => _declared[unit] = direction;
@@ -47,39 +48,60 @@ internal sealed class GoBenchCollector
             var job = key.Procs is null ? null : $"procs={key.Procs}";
             if (entry.Units.Count == 0)
             {
-                sink.Results.Add(new BenchmarkResult { Name = name, Job = job, Measure = Measures.Time, Unit = "ns", Error = entry.Failure });
+                sink.Results.Add(
+                    new BenchmarkResult
+                    {
+                        Name = name,
+                        Job = job,
+                        Measure = Measures.Time,
+                        Unit = "ns",
+                        Error = entry.Failure,
+                    }
+                );
                 continue;
             }
-            if (entry.Failure is not null) sink.Warnings.Add($"{name} [{job}] both failed and produced results; the results are kept ({entry.Failure})");
+            if (entry.Failure is not null)
+                sink.Warnings.Add(
+                    $"{name} [{job}] both failed and produced results; the results are kept ({entry.Failure})"
+                );
             foreach (var unit in entry.Units)
             {
                 var samples = entry.Samples[unit];
                 var (measure, normalisedUnit, direction) = Classify(unit);
                 var summary = SampleStats.Summarize(samples);
-                sink.Results.Add(new BenchmarkResult
-                {
-                    Name = name,
-                    Job = job,
-                    Measure = measure,
-                    Unit = normalisedUnit,
-                    Direction = direction,
-                    Value = summary.Mean,
-                    Summary = summary,
-                    Samples = samples,
-                });
+                sink.Results.Add(
+                    new BenchmarkResult
+                    {
+                        Name = name,
+                        Job = job,
+                        Measure = measure,
+                        Unit = normalisedUnit,
+                        Direction = direction,
+                        Value = summary.Mean,
+                        Summary = summary,
+                        Samples = samples,
+                    }
+                );
             }
         }
     }
 
     /// <summary>Go's built-in units map to the well-known measures; b.ReportMetric units stay as they are.</summary>
-    public (string Measure, string Unit, Direction Direction) Classify(string unit) => unit switch
-    {
-        "ns/op" => (Measures.Time, "ns", Direction.LowerIsBetter),
-        "B/op" => (Measures.Allocated, "B", Direction.LowerIsBetter),
-        "allocs/op" => (Measures.Allocations, "count", Direction.LowerIsBetter),
-        "MB/s" => (Measures.Throughput, "MB/s", Direction.HigherIsBetter),
-        _ => (unit, unit, _declared.TryGetValue(unit, out var d) ? d : Numbers.IsPerSecond(unit) ? Direction.HigherIsBetter : Direction.LowerIsBetter),
-    };
+    public (string Measure, string Unit, Direction Direction) Classify(string unit) =>
+        unit switch
+        {
+            "ns/op" => (Measures.Time, "ns", Direction.LowerIsBetter),
+            "B/op" => (Measures.Allocated, "B", Direction.LowerIsBetter),
+            "allocs/op" => (Measures.Allocations, "count", Direction.LowerIsBetter),
+            "MB/s" => (Measures.Throughput, "MB/s", Direction.HigherIsBetter),
+            _ => (
+                unit,
+                unit,
+                _declared.TryGetValue(unit, out var d) ? d
+                : Numbers.IsPerSecond(unit) ? Direction.HigherIsBetter
+                : Direction.LowerIsBetter
+            ),
+        };
 
     /// <summary>Built-in measures can never be negative; custom metrics (a delta, a score) may be.</summary>
     public static bool IsNonNegative(string unit) => unit is "ns/op" or "B/op" or "allocs/op" or "MB/s";

@@ -19,12 +19,18 @@ public sealed class GoBenchParser : IResultParser
         foreach (var file in files)
         {
             var bytes = Utf8.WithoutBom(file.Content);
-            if (Utf8.IsBlank(bytes.Span)) throw new ParseException(file.Path, null, "the file is empty");
-            var found = Utf8.FirstSignificant(bytes.Span) == (byte)'{'
-                ? ReadJsonEvents(file, collector, sink)
-                : GoBenchText.Read(Utf8.Decode(file.Content), file.Path, null, TextLines.Location, collector, sink);
+            if (Utf8.IsBlank(bytes.Span))
+                throw new ParseException(file.Path, null, "the file is empty");
+            var found =
+                Utf8.FirstSignificant(bytes.Span) == (byte)'{'
+                    ? ReadJsonEvents(file, collector, sink)
+                    : GoBenchText.Read(Utf8.Decode(file.Content), file.Path, null, TextLines.Location, collector, sink);
             if (found == 0)
-                throw new ParseException(file.Path, null, "no benchmark results found; expected lines like 'BenchmarkName-8  1000  123.4 ns/op' (go test -bench)");
+                throw new ParseException(
+                    file.Path,
+                    null,
+                    "no benchmark results found; expected lines like 'BenchmarkName-8  1000  123.4 ns/op' (go test -bench)"
+                );
         }
         collector.Emit(sink);
         return sink.ToResult();
@@ -41,7 +47,8 @@ public sealed class GoBenchParser : IResultParser
         var skipped = 0;
         foreach (var line in TextLines.Read(Utf8.Decode(file.Content)))
         {
-            if (string.IsNullOrWhiteSpace(line.Text)) continue;
+            if (string.IsNullOrWhiteSpace(line.Text))
+                continue;
             if (!line.Text.TrimStart().StartsWith('{'))
             {
                 skipped++; // stderr mixed in (2>&1): build errors, "FAIL pkg [build failed]"
@@ -49,8 +56,10 @@ public sealed class GoBenchParser : IResultParser
             }
             using var document = JsonInput.Parse(Encoding.UTF8.GetBytes(line.Text), file.Path, line.Number - 1);
             var e = new JsonAtPath(document.RootElement, $"line {line.Number}, $", file.Path);
-            if (!e.IsObject) throw e.Error("expected a go test -json event object");
-            if (e.OptionalString("Action") != "output" || e.OptionalString("Output") is not { } output) continue;
+            if (!e.IsObject)
+                throw e.Error("expected a go test -json event object");
+            if (e.OptionalString("Action") != "output" || e.OptionalString("Output") is not { } output)
+                continue;
             var package = e.OptionalString("Package") ?? "";
             if (!outputs.TryGetValue(package, out var buffer))
             {
@@ -59,12 +68,20 @@ public sealed class GoBenchParser : IResultParser
             }
             buffer.Append(output);
         }
-        if (skipped > 0) sink.Warnings.Add($"{file.Path}: skipped {skipped} non-JSON line(s) in go test -json output");
+        if (skipped > 0)
+            sink.Warnings.Add($"{file.Path}: skipped {skipped} non-JSON line(s) in go test -json output");
         var found = 0;
         foreach (var package in order)
         {
             var pkg = package.Length == 0 ? null : package;
-            found += GoBenchText.Read(outputs[package].ToString(), file.Path, pkg, n => $"output of package {pkg ?? "(none)"}, line {n}", collector, sink);
+            found += GoBenchText.Read(
+                outputs[package].ToString(),
+                file.Path,
+                pkg,
+                n => $"output of package {pkg ?? "(none)"}, line {n}",
+                collector,
+                sink
+            );
         }
         return found;
     }

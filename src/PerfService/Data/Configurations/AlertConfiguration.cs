@@ -19,7 +19,18 @@ public class AlertConfiguration : IEntityTypeConfiguration<Alert>
         b.HasOne<Run>().WithMany().HasForeignKey(x => x.RunId).OnDelete(DeleteBehavior.SetNull);
         b.HasOne<AlertGroup>().WithMany().HasForeignKey(x => x.AlertGroupId).OnDelete(DeleteBehavior.SetNull);
         b.HasIndex(x => x.AlertGroupId);
-        b.HasIndex(x => new { x.ProjectId, x.State, x.CreatedAt });
-        b.HasIndex(x => new { x.BenchmarkId, x.MeasureId, x.ProfileId, x.State });
+        b.HasIndex(x => new
+        {
+            x.ProjectId,
+            x.State,
+            x.CreatedAt,
+        });
+        b.HasIndex(x => new
+        {
+            x.BenchmarkId,
+            x.MeasureId,
+            x.ProfileId,
+            x.State,
+        });
     }
 }

@@ -12,7 +12,17 @@ public class AlertGroupConfiguration : IEntityTypeConfiguration<AlertGroup>
         b.Property(x => x.FromCommit).HasMaxLength(64);
         b.Property(x => x.ToCommit).HasMaxLength(64);
         b.HasOne(x => x.Project).WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        b.HasIndex(x => new { x.ProjectId, x.Scope, x.ToAt });
-        b.HasIndex(x => new { x.ProjectId, x.State, x.Id });
+        b.HasIndex(x => new
+        {
+            x.ProjectId,
+            x.Scope,
+            x.ToAt,
+        });
+        b.HasIndex(x => new
+        {
+            x.ProjectId,
+            x.State,
+            x.Id,
+        });
     }
 }

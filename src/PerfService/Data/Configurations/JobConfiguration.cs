@@ -1,7 +1,7 @@
 using System.Text.Json;
-using PerfService.Core.Contracts;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Metadata.Builders;
+using PerfService.Core.Contracts;
 using PerfService.Data.Entities;
 
 namespace PerfService.Data.Configurations;
@@ -17,11 +17,21 @@ public class JobConfiguration : IEntityTypeConfiguration<Job>
         b.HasOne(x => x.Profile).WithMany().HasForeignKey(x => x.ProfileId);
         b.HasOne(x => x.Agent).WithMany().HasForeignKey(x => x.AgentId).OnDelete(DeleteBehavior.SetNull);
         // The claim query: queued jobs of a profile by priority then age.
-        b.HasIndex(x => new { x.ProfileId, x.State, x.Priority, x.CreatedAt });
+        b.HasIndex(x => new
+        {
+            x.ProfileId,
+            x.State,
+            x.Priority,
+            x.CreatedAt,
+        });
         b.HasIndex(x => new { x.State, x.LeaseExpiresAt });
         b.HasIndex(x => new { x.ProjectId, x.PullRequest });
-        b.Property(x => x.Profiling).HasColumnType("jsonb").HasConversion(
-            v => JsonSerializer.Serialize(v, JsonSerializerOptions.Web), v => JsonSerializer.Deserialize<ProfilingRequest>(v, JsonSerializerOptions.Web));
+        b.Property(x => x.Profiling)
+            .HasColumnType("jsonb")
+            .HasConversion(
+                v => JsonSerializer.Serialize(v, JsonSerializerOptions.Web),
+                v => JsonSerializer.Deserialize<ProfilingRequest>(v, JsonSerializerOptions.Web)
+            );
         b.HasOne<Agent>().WithMany().HasForeignKey(x => x.PinnedAgentId).OnDelete(DeleteBehavior.SetNull);
         b.HasOne<Alert>().WithMany().HasForeignKey(x => x.AlertId).OnDelete(DeleteBehavior.SetNull);
         b.HasIndex(x => x.AlertId);

@@ -11,7 +11,9 @@ public class ProjectConfiguration : IEntityTypeConfiguration<Project>
         b.Property(x => x.Slug).HasMaxLength(100);
         b.Property(x => x.Name).HasMaxLength(200);
         b.Property(x => x.DefaultBranch).HasMaxLength(250);
-        b.Property(x => x.PullRequestPolicy).HasDefaultValue(PullRequestPolicy.Members).HasSentinel(PullRequestPolicy.Members);
+        b.Property(x => x.PullRequestPolicy)
+            .HasDefaultValue(PullRequestPolicy.Members)
+            .HasSentinel(PullRequestPolicy.Members);
         b.Property(x => x.ApprovalLabel).HasMaxLength(50).HasDefaultValue(Project.DefaultApprovalLabel);
         b.HasIndex(x => x.Slug).IsUnique();
     }

@@ -12,6 +12,12 @@ public class PullRequestApprovalConfiguration : IEntityTypeConfiguration<PullReq
         b.Property(x => x.ApprovedBy).HasMaxLength(250);
         b.Property(x => x.Source).HasMaxLength(16);
         b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        b.HasIndex(x => new { x.ProjectId, x.PullRequest, x.HeadCommit }).IsUnique();
+        b.HasIndex(x => new
+            {
+                x.ProjectId,
+                x.PullRequest,
+                x.HeadCommit,
+            })
+            .IsUnique();
     }
 }

@@ -14,9 +14,29 @@ public class ResultConfiguration : IEntityTypeConfiguration<Result>
         // statement instead, by triggers with transition tables (migration HistoryScale): inserted or
         // updated rows must reference an existing run, benchmark and measure, and deleting any of those deletes its
         // results, as ON DELETE CASCADE did.
-        b.HasIndex(x => new { x.RunId, x.BenchmarkId, x.MeasureId }).IsUnique();
+        b.HasIndex(x => new
+            {
+                x.RunId,
+                x.BenchmarkId,
+                x.MeasureId,
+            })
+            .IsUnique();
         // A benchmark's history on one profile and branch in commit order: one range scan.
-        b.HasIndex(x => new { x.BenchmarkId, x.MeasureId, x.ProfileId, x.BranchId, x.SeriesAt })
-            .IncludeProperties(x => new { x.Value, x.CiLower, x.CiUpper, x.SampleCount, x.RunId });
+        b.HasIndex(x => new
+            {
+                x.BenchmarkId,
+                x.MeasureId,
+                x.ProfileId,
+                x.BranchId,
+                x.SeriesAt,
+            })
+            .IncludeProperties(x => new
+            {
+                x.Value,
+                x.CiLower,
+                x.CiUpper,
+                x.SampleCount,
+                x.RunId,
+            });
     }
 }

@@ -1,7 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Metadata.Builders;
-using PerfService.Data.Entities;
 using PerfService.Core.Contracts;
+using PerfService.Data.Entities;
 
 namespace PerfService.Data.Configurations;
 
@@ -30,11 +30,17 @@ public class RunConfiguration : IEntityTypeConfiguration<Run>
         // The latest runs of a project.
         b.HasIndex(x => new { x.ProjectId, x.CreatedAt });
         b.HasIndex(x => x.JobId);
-        // Sample retention's work list: runs still holding samples, oldest first (rows leave the index once summarised).
-        b.HasIndex(x => x.CreatedAt).HasFilter("samples_summarised_at IS NULL").HasDatabaseName("ix_runs_created_at_samples_kept");
+        // Sample retention's work list: runs still holding samples, oldest first (rows leave the index once
+        // summarised).
+        b.HasIndex(x => x.CreatedAt)
+            .HasFilter("samples_summarised_at IS NULL")
+            .HasDatabaseName("ix_runs_created_at_samples_kept");
         b.HasIndex(x => x.ProfileId); // the foreign key's own, which the filtered one below would otherwise replace
-        // The few runs of a machine that did not match its profile: series reads subtract their points from an index-only
+        // The few runs of a machine that did not match its profile: series reads subtract their points from an
+        // index-only
         // count instead of probing runs for every point of the history.
-        b.HasIndex(x => x.ProfileId, "ix_runs_profile_id_mismatch").HasFilter("profile_mismatch").HasDatabaseName("ix_runs_profile_id_mismatch");
+        b.HasIndex(x => x.ProfileId, "ix_runs_profile_id_mismatch")
+            .HasFilter("profile_mismatch")
+            .HasDatabaseName("ix_runs_profile_id_mismatch");
     }
 }

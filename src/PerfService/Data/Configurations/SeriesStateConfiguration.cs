@@ -13,6 +13,13 @@ public class SeriesStateConfiguration : IEntityTypeConfiguration<SeriesState>
         b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
         b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
         b.HasOne<Branch>().WithMany().HasForeignKey(x => x.BranchId).OnDelete(DeleteBehavior.Cascade);
-        b.HasIndex(x => new { x.BenchmarkId, x.MeasureId, x.ProfileId, x.BranchId }).IsUnique();
+        b.HasIndex(x => new
+            {
+                x.BenchmarkId,
+                x.MeasureId,
+                x.ProfileId,
+                x.BranchId,
+            })
+            .IsUnique();
     }
 }

@@ -12,6 +12,12 @@ public class TargetConfiguration : IEntityTypeConfiguration<Target>
         b.Property(x => x.Definition).HasColumnType("jsonb");
         b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
         b.HasOne<Suite>().WithMany().HasForeignKey(x => x.SuiteId).OnDelete(DeleteBehavior.Cascade);
-        b.HasIndex(x => new { x.ProjectId, x.SuiteId, x.Name }).IsUnique();
+        b.HasIndex(x => new
+            {
+                x.ProjectId,
+                x.SuiteId,
+                x.Name,
+            })
+            .IsUnique();
     }
 }

@@ -14,7 +14,15 @@ public class ThresholdOverrideConfiguration : IEntityTypeConfiguration<Threshold
         b.Property(x => x.Pattern).HasMaxLength(MaxPattern);
         b.Property(x => x.Measure).HasMaxLength(MaxMeasure);
         b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
-        // One rule per pattern × measure; "no measure" counts as one value, so an unrestricted rule cannot repeat either.
-        b.HasIndex(x => new { x.ProjectId, x.Pattern, x.Measure }).IsUnique().AreNullsDistinct(false);
+        // One rule per pattern × measure; "no measure" counts as one value, so an unrestricted rule cannot repeat
+        // either.
+        b.HasIndex(x => new
+            {
+                x.ProjectId,
+                x.Pattern,
+                x.Measure,
+            })
+            .IsUnique()
+            .AreNullsDistinct(false);
     }
 }

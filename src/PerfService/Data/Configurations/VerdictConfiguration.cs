@@ -13,7 +13,13 @@ public class VerdictConfiguration : IEntityTypeConfiguration<Verdict>
         b.HasOne<Benchmark>().WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
         b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
         b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);
-        b.HasIndex(x => new { x.JobId, x.BenchmarkId, x.MeasureId }).IsUnique();
+        b.HasIndex(x => new
+            {
+                x.JobId,
+                x.BenchmarkId,
+                x.MeasureId,
+            })
+            .IsUnique();
         b.HasIndex(x => new { x.ProjectId, x.PullRequest });
     }
 }

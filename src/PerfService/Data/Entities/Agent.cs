@@ -6,6 +6,7 @@ public class Agent
     public required string Name { get; set; }
     public long ProfileId { get; set; }
     public long? TokenId { get; set; }
+
     /// <summary>What the agent reported about its machine, as JSON.</summary>
     public string? Machine { get; set; }
     public bool ProfileMismatch { get; set; }

@@ -14,7 +14,8 @@ public sealed class AlertDetails
 }
 
 /// <summary>The detector's change: at <see cref="Index"/> of the series (found after point <see cref="DetectedAt"/>),
-/// from <see cref="LevelBefore"/> to <see cref="LevelAfter"/>, a relative <see cref="Magnitude"/> in <see cref="Direction"/>.</summary>
+/// from <see cref="LevelBefore"/> to <see cref="LevelAfter"/>, a relative <see cref="Magnitude"/> in <see
+/// cref="Direction"/>.</summary>
 public sealed class ChangePointFacts
 {
     public int Index { get; set; }
@@ -22,6 +23,7 @@ public sealed class ChangePointFacts
     public double LevelBefore { get; set; }
     public double LevelAfter { get; set; }
     public int DetectedAt { get; set; }
+
     /// <summary>Regression or Improvement, as <c>PerfService.Core.ChangePoints.ChangeDirection</c> names it.</summary>
     public required string Direction { get; set; }
 }

@@ -9,14 +9,22 @@ public class AlertGroup
 {
     public long Id { get; set; }
     public long ProjectId { get; set; }
-    /// <summary>Where the range lies: <see cref="MainScope"/>, or the pull-request alerts' group key ("pr:{number}:{head}").</summary>
+
+    /// <summary>Where the range lies: <see cref="MainScope"/>, or the pull-request alerts' group key
+    /// ("pr:{number}:{head}").</summary>
     public required string Scope { get; set; }
-    /// <summary>Derived from the members: active while any is, else acknowledged while any is, else fixed while any is, else invalid.</summary>
+
+    /// <summary>Derived from the members: active while any is, else acknowledged while any is, else fixed while any is,
+    /// else invalid.</summary>
     public AlertState State { get; set; }
-    /// <summary>The union of the members' ranges: after <see cref="FromCommit"/>, up to and including <see cref="ToCommit"/>.</summary>
+
+    /// <summary>The union of the members' ranges: after <see cref="FromCommit"/>, up to and including <see
+    /// cref="ToCommit"/>.</summary>
     public string? FromCommit { get; set; }
     public string? ToCommit { get; set; }
-    /// <summary>The same bounds on the series clock (coalesce(committed_at, first_seen_at)); null when a commit is unknown.</summary>
+
+    /// <summary>The same bounds on the series clock (coalesce(committed_at, first_seen_at)); null when a commit is
+    /// unknown.</summary>
     public DateTimeOffset? FromAt { get; set; }
     public DateTimeOffset? ToAt { get; set; }
     public string? IssueUrl { get; set; }

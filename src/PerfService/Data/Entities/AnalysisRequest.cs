@@ -12,15 +12,22 @@ public class AnalysisRequest
 
     public long RunId { get; set; }
     public DateTimeOffset QueuedAt { get; set; }
+
     /// <summary>Batches that failed while holding this run: such a run is analysed only alone, so one bad run cannot
     /// fail every batch it lands in.</summary>
     public int FailedBatches { get; set; }
-    /// <summary>Analyses of this run alone that failed; at <c>Background:AnalysisAttempts</c> the run is parked.</summary>
+
+    /// <summary>Analyses of this run alone that failed; at <c>Background:AnalysisAttempts</c> the run is
+    /// parked.</summary>
     public int Attempts { get; set; }
+
     /// <summary>The last failure of this run's analysis alone (exception type and message).</summary>
     public string? Error { get; set; }
-    /// <summary>Set when the run failed every attempt: no consumer takes it again, and the Service page lists it.</summary>
+
+    /// <summary>Set when the run failed every attempt: no consumer takes it again, and the Service page lists
+    /// it.</summary>
     public DateTimeOffset? ParkedAt { get; set; }
+
     /// <summary>The W3C trace context of the ingest that queued the run, so its analysis links back to it.</summary>
     public string? TraceParent { get; set; }
 }

@@ -10,6 +10,7 @@ public class Benchmark
     public long SuiteId { get; set; }
     public required string Key { get; set; }
     public required string Name { get; set; }
+
     /// <summary>Parameters as a JSON object, in the harness's order.</summary>
     public string Parameters { get; set; } = "{}";
     public string? Job { get; set; }

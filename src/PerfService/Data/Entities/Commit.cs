@@ -8,8 +8,12 @@ public class Commit
     public string? Message { get; set; }
     public string? Author { get; set; }
     public DateTimeOffset? CommittedAt { get; set; }
-    /// <summary>When PerfService first saw the commit: orders a branch's history when no commit time is known.</summary>
+
+    /// <summary>When PerfService first saw the commit: orders a branch's history when no commit time is
+    /// known.</summary>
     public DateTimeOffset FirstSeenAt { get; set; }
-    /// <summary>Learnt from a push to the project's default branch: a candidate for bisection even without a run.</summary>
+
+    /// <summary>Learnt from a push to the project's default branch: a candidate for bisection even without a
+    /// run.</summary>
     public bool OnDefaultBranch { get; set; }
 }

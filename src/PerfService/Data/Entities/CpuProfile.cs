@@ -13,6 +13,7 @@ public class CpuProfile
     public long Id { get; set; }
     public long JobId { get; set; }
     public long ProjectId { get; set; }
+
     /// <summary>The hardware profile of the agent that recorded it.</summary>
     public long ProfileId { get; set; }
     public long? AgentId { get; set; }

@@ -7,8 +7,10 @@ public class PullRequestApproval
     public long ProjectId { get; set; }
     public int PullRequest { get; set; }
     public required string HeadCommit { get; set; }
+
     /// <summary>Who approved: "github:LOGIN" for a label, "token:NAME" for the API or the dashboard.</summary>
     public required string ApprovedBy { get; set; }
+
     /// <summary>How: "label", "api".</summary>
     public required string Source { get; set; }
     public DateTimeOffset ApprovedAt { get; set; }

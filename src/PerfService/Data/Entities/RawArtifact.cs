@@ -1,6 +1,7 @@
 namespace PerfService.Data.Entities;
 
-/// <summary>The harness output exactly as uploaded (gzip-compressed), so a fixed parser can re-ingest old runs.</summary>
+/// <summary>The harness output exactly as uploaded (gzip-compressed), so a fixed parser can re-ingest old
+/// runs.</summary>
 public class RawArtifact
 {
     public long Id { get; set; }

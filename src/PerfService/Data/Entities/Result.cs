@@ -12,6 +12,7 @@ public class Result
     public long MeasureId { get; set; }
     public long ProfileId { get; set; }
     public long? BranchId { get; set; }
+
     /// <summary>Position in the series: the commit time, or when the run arrived if unknown.</summary>
     public DateTimeOffset SeriesAt { get; set; }
     public double? Value { get; set; }

@@ -1,4 +1,5 @@
 using PerfService.Core.Targets;
+
 namespace PerfService.Data.Entities;
 
 /// <summary>What one run showed for one target, with the figures.</summary>

@@ -1,4 +1,5 @@
 using PerfService.Core.Comparison;
+
 namespace PerfService.Data.Entities;
 
 /// <summary>Head against base for one benchmark × measure of one pull-request job (whose profile it carries).</summary>
@@ -14,12 +15,14 @@ public class Verdict
     public Outcome Outcome { get; set; }
     public double? BaseMedian { get; set; }
     public double? HeadMedian { get; set; }
+
     /// <summary>Relative change of head against base (0.1 = +10%) and its confidence interval.</summary>
     public double? Change { get; set; }
     public double? ChangeCiLower { get; set; }
     public double? ChangeCiUpper { get; set; }
     public double? PValue { get; set; }
     public double? AdjustedPValue { get; set; }
+
     /// <summary>The threshold a regression had to clear, and the margin the interval had to lie within for no change
     /// (relative, 0.05 = 5%): the two differ where the series' noise widened the threshold.</summary>
     public double Threshold { get; set; }

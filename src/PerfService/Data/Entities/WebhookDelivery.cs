@@ -7,6 +7,7 @@ public class WebhookDelivery
     public long Id { get; set; }
     public required string DeliveryId { get; set; }
     public required string Event { get; set; }
+
     /// <summary>Hex SHA-256 of the raw body; null only for deliveries recorded before it was kept.</summary>
     public string? BodySha256 { get; set; }
     public DateTimeOffset ReceivedAt { get; set; }

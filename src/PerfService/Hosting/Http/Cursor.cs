@@ -18,7 +18,8 @@ internal static class Cursor
     public static bool TryDecodeId(string? cursor, out long id)
     {
         id = 0;
-        return Decode(cursor) is { } text && long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id);
+        return Decode(cursor) is { } text
+            && long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id);
     }
 
     public static bool TryDecodeTimeAndId(string? cursor, out DateTimeOffset at, out long id)
@@ -26,9 +27,12 @@ internal static class Cursor
         at = default;
         id = 0;
         var parts = Decode(cursor)?.Split(':');
-        if (parts is not [var ticks, var last]
-            || !long.TryParse(ticks, NumberStyles.None, CultureInfo.InvariantCulture, out var t) || t > DateTimeOffset.MaxValue.UtcTicks
-            || !long.TryParse(last, NumberStyles.None, CultureInfo.InvariantCulture, out id))
+        if (
+            parts is not [var ticks, var last]
+            || !long.TryParse(ticks, NumberStyles.None, CultureInfo.InvariantCulture, out var t)
+            || t > DateTimeOffset.MaxValue.UtcTicks
+            || !long.TryParse(last, NumberStyles.None, CultureInfo.InvariantCulture, out id)
+        )
             return false;
         at = new DateTimeOffset(t, TimeSpan.Zero);
         return true;
@@ -37,7 +41,8 @@ internal static class Cursor
     /// <summary>The request's own URL with the cursor replaced: the <c>next</c> link of a page.</summary>
     public static string NextLink(HttpRequest request, string cursor)
     {
-        var query = request.Query.Where(q => q.Key != "cursor")
+        var query = request
+            .Query.Where(q => q.Key != "cursor")
             .SelectMany(q => q.Value.Select(v => KeyValuePair.Create(q.Key, v)))
             .Append(KeyValuePair.Create("cursor", (string?)cursor));
         return request.PathBase + request.Path + QueryString.Create(query);
@@ -47,7 +52,8 @@ internal static class Cursor
 
     private static string? Decode(string? cursor)
     {
-        if (string.IsNullOrEmpty(cursor) || cursor.Length > 100) return null;
+        if (string.IsNullOrEmpty(cursor) || cursor.Length > 100)
+            return null;
         try
         {
             return Encoding.UTF8.GetString(Base64Url.DecodeFromChars(cursor));

@@ -15,18 +15,26 @@ public static class DashboardRateLimiting
         {
             o.RejectionStatusCode = StatusCodes.Status429TooManyRequests;
             o.OnRejected = OnRejectedAsync;
-            o.AddPolicy(Policy, http =>
-            {
-                var permits = http.RequestServices.GetRequiredService<IOptions<RateLimitOptions>>().Value.PermitPerMinute;
-                // A sliding window smooths the burst a fixed window allows at each minute boundary.
-                return RateLimitPartition.GetSlidingWindowLimiter(PartitionKey(http), _ => new SlidingWindowRateLimiterOptions
+            o.AddPolicy(
+                Policy,
+                http =>
                 {
-                    PermitLimit = permits,
-                    Window = TimeSpan.FromMinutes(1),
-                    SegmentsPerWindow = 6,
-                    QueueLimit = 0,
-                });
-            });
+                    var permits = http
+                        .RequestServices.GetRequiredService<IOptions<RateLimitOptions>>()
+                        .Value.PermitPerMinute;
+                    // A sliding window smooths the burst a fixed window allows at each minute boundary.
+                    return RateLimitPartition.GetSlidingWindowLimiter(
+                        PartitionKey(http),
+                        _ => new SlidingWindowRateLimiterOptions
+                        {
+                            PermitLimit = permits,
+                            Window = TimeSpan.FromMinutes(1),
+                            SegmentsPerWindow = 6,
+                            QueueLimit = 0,
+                        }
+                    );
+                }
+            );
         });
 
     private static string PartitionKey(HttpContext http) =>
@@ -38,17 +46,21 @@ public static class DashboardRateLimiting
     {
         var http = context.HttpContext;
         if (context.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter))
-            http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(CultureInfo.InvariantCulture);
+            http.Response.Headers.RetryAfter = ((int)Math.Ceiling(retryAfter.TotalSeconds)).ToString(
+                CultureInfo.InvariantCulture
+            );
         var problems = http.RequestServices.GetRequiredService<IProblemDetailsService>();
-        await problems.TryWriteAsync(new ProblemDetailsContext
-        {
-            HttpContext = http,
-            ProblemDetails =
+        await problems.TryWriteAsync(
+            new ProblemDetailsContext
             {
-                Status = StatusCodes.Status429TooManyRequests,
-                Title = "Too many requests",
-                Detail = "The rate limit of this token or address is used up; retry after the Retry-After delay.",
-            },
-        });
+                HttpContext = http,
+                ProblemDetails =
+                {
+                    Status = StatusCodes.Status429TooManyRequests,
+                    Title = "Too many requests",
+                    Detail = "The rate limit of this token or address is used up; retry after the Retry-After delay.",
+                },
+            }
+        );
     }
 }

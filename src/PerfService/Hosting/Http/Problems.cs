@@ -10,5 +10,6 @@ internal static class Problems
     public static ProblemHttpResult BadRequest(string detail) =>
         TypedResults.Problem(statusCode: StatusCodes.Status400BadRequest, title: "Bad request", detail: detail);
 
-    public static ProblemHttpResult ProjectNotFound(string slug) => NotFound($"project '{slug}' does not exist or is not visible to this token");
+    public static ProblemHttpResult ProjectNotFound(string slug) =>
+        NotFound($"project '{slug}' does not exist or is not visible to this token");
 }

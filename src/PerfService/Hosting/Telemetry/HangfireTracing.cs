@@ -21,33 +21,44 @@ public sealed class HangfireTracing : JobFilterAttribute, IClientFilter, IServer
     /// <summary>Hangfire's filters are process-wide; several hosts in one process (the tests) register once.</summary>
     public static void RegisterOnce()
     {
-        if (Interlocked.Exchange(ref s_registered, 1) == 0) GlobalJobFilters.Filters.Add(new HangfireTracing());
+        if (Interlocked.Exchange(ref s_registered, 1) == 0)
+            GlobalJobFilters.Filters.Add(new HangfireTracing());
     }
 
     public void OnCreating(CreatingContext context)
     {
-        if (Activity.Current is { } current) context.SetJobParameter(Parameter, current.Id);
+        if (Activity.Current is { } current)
+            context.SetJobParameter(Parameter, current.Id);
     }
 
-    public void OnCreated(CreatedContext context)
-    {
-    }
+    public void OnCreated(CreatedContext context) { }
 
     public void OnPerforming(PerformingContext context)
     {
-        var links = context.GetJobParameter<string>(Parameter) is { } parent && ActivityContext.TryParse(parent, null, out var linked)
-            ? new[] { new ActivityLink(linked) } : null;
-        var activity = PerfTelemetry.Source.StartActivity(ActivityKind.Consumer, links: links, name: JobName(context.BackgroundJob.Job));
-        if (activity is null) return;
+        var links =
+            context.GetJobParameter<string>(Parameter) is { } parent
+            && ActivityContext.TryParse(parent, null, out var linked)
+                ? new[] { new ActivityLink(linked) }
+                : null;
+        var activity = PerfTelemetry.Source.StartActivity(
+            ActivityKind.Consumer,
+            links: links,
+            name: JobName(context.BackgroundJob.Job)
+        );
+        if (activity is null)
+            return;
         activity.SetTag("hangfire.job_id", context.BackgroundJob.Id);
         context.Items[ItemKey] = activity;
     }
 
     public void OnPerformed(PerformedContext context)
     {
-        if (context.Exception is not null && !context.ExceptionHandled) PerfTelemetry.BackgroundFailed(JobName(context.BackgroundJob.Job));
-        if (!context.Items.TryGetValue(ItemKey, out var item) || item is not Activity activity) return;
-        if (context.Exception is { } e && !context.ExceptionHandled) activity.SetStatus(ActivityStatusCode.Error, e.GetBaseException().Message);
+        if (context.Exception is not null && !context.ExceptionHandled)
+            PerfTelemetry.BackgroundFailed(JobName(context.BackgroundJob.Job));
+        if (!context.Items.TryGetValue(ItemKey, out var item) || item is not Activity activity)
+            return;
+        if (context.Exception is { } e && !context.ExceptionHandled)
+            activity.SetStatus(ActivityStatusCode.Error, e.GetBaseException().Message);
         activity.Dispose();
     }
 

@@ -4,7 +4,8 @@ namespace PerfService.Hosting.Telemetry;
 
 /// <summary>
 /// <c>GET /api/v1/service/status</c>: the Prometheus essentials (benchmark jobs, agents online, background queues and
-/// their oldest job, failures) as JSON, for the dashboard's Service page and teams without Prometheus. Service admins only.
+/// their oldest job, failures) as JSON, for the dashboard's Service page and teams without Prometheus. Service admins
+/// only.
 /// </summary>
 public static class ServiceStatusApi
 {

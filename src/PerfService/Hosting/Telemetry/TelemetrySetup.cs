@@ -20,54 +20,80 @@ public static class TelemetrySetup
 
     public static WebApplicationBuilder AddTelemetry(this WebApplicationBuilder builder)
     {
-        builder.Services.AddOptions<TelemetryOptions>().BindConfiguration(TelemetryOptions.Section).ValidateDataAnnotations().ValidateOnStart();
+        builder
+            .Services.AddOptions<TelemetryOptions>()
+            .BindConfiguration(TelemetryOptions.Section)
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
         builder.Services.AddSingleton<ServiceSnapshot>();
         builder.Services.AddSingleton<ServiceGauges>();
         builder.Services.AddHostedService<GaugeStarter>();
-        builder.Services.AddAuthorizationBuilder().AddPolicy(MetricsPolicy, p => p.RequireAssertion(c =>
-            c.User.IsServiceAdmin() || (c.Resource is HttpContext http && FromAllowedNetwork(http))));
+        builder
+            .Services.AddAuthorizationBuilder()
+            .AddPolicy(
+                MetricsPolicy,
+                p =>
+                    p.RequireAssertion(c =>
+                        c.User.IsServiceAdmin() || (c.Resource is HttpContext http && FromAllowedNetwork(http))
+                    )
+            );
         HangfireTracing.RegisterOnce();
 
         var otlp = !string.IsNullOrWhiteSpace(builder.Configuration["OTEL_EXPORTER_OTLP_ENDPOINT"]);
-        var otel = builder.Services.AddOpenTelemetry()
-            .ConfigureResource(r => r.AddService(PerfTelemetry.Name, serviceVersion: typeof(TelemetrySetup).Assembly.GetName().Version?.ToString()))
-            .WithMetrics(m => m
-                .AddMeter(PerfTelemetry.Name, "Npgsql")
-                .AddAspNetCoreInstrumentation()
-                .AddHttpClientInstrumentation()
-                .AddRuntimeInstrumentation()
-                .AddPrometheusExporter());
+        var otel = builder
+            .Services.AddOpenTelemetry()
+            .ConfigureResource(r =>
+                r.AddService(
+                    PerfTelemetry.Name,
+                    serviceVersion: typeof(TelemetrySetup).Assembly.GetName().Version?.ToString()
+                )
+            )
+            .WithMetrics(m =>
+                m.AddMeter(PerfTelemetry.Name, "Npgsql")
+                    .AddAspNetCoreInstrumentation()
+                    .AddHttpClientInstrumentation()
+                    .AddRuntimeInstrumentation()
+                    .AddPrometheusExporter()
+            );
         if (otlp)
         {
-            otel.WithTracing(t => t
-                .AddSource(PerfTelemetry.Name)
-                .AddAspNetCoreInstrumentation(o => o.Filter = http => !IsScrape(http))
-                .AddHttpClientInstrumentation()
-                .AddNpgsql());
+            otel.WithTracing(t =>
+                t.AddSource(PerfTelemetry.Name)
+                    .AddAspNetCoreInstrumentation(o => o.Filter = http => !IsScrape(http))
+                    .AddHttpClientInstrumentation()
+                    .AddNpgsql()
+            );
             otel.UseOtlpExporter();
         }
         return builder;
     }
 
-    /// <summary>The scrape endpoint, behind <see cref="MetricsPolicy"/>: a service-admin token or an allowed network.</summary>
+    /// <summary>The scrape endpoint, behind <see cref="MetricsPolicy"/>: a service-admin token or an allowed
+    /// network.</summary>
     public static WebApplication MapMetrics(this WebApplication app)
     {
         var path = app.Services.GetRequiredService<IOptions<TelemetryOptions>>().Value.MetricsPath;
-        if (path.Length > 0) app.MapPrometheusScrapingEndpoint(path).RequireAuthorization(MetricsPolicy);
+        if (path.Length > 0)
+            app.MapPrometheusScrapingEndpoint(path).RequireAuthorization(MetricsPolicy);
         return app;
     }
 
     private static bool FromAllowedNetwork(HttpContext http)
     {
         var remote = http.Connection.RemoteIpAddress;
-        if (remote is null) return false;
-        if (remote.IsIPv4MappedToIPv6) remote = remote.MapToIPv4();
+        if (remote is null)
+            return false;
+        if (remote.IsIPv4MappedToIPv6)
+            remote = remote.MapToIPv4();
         var networks = http.RequestServices.GetRequiredService<IOptions<TelemetryOptions>>().Value.AllowedNetworks();
         return networks.Any(n => n.Contains(remote));
     }
 
     private static bool IsScrape(HttpContext http) =>
-        http.Request.Path.Equals(http.RequestServices.GetRequiredService<IOptions<TelemetryOptions>>().Value.MetricsPath, StringComparison.Ordinal);
+        http.Request.Path.Equals(
+            http.RequestServices.GetRequiredService<IOptions<TelemetryOptions>>().Value.MetricsPath,
+            StringComparison.Ordinal
+        );
 
     /// <summary>Creates the gauges with the host, so the first scrape already has them.</summary>
     private sealed class GaugeStarter(ServiceGauges gauges) : IHostedService
