@@ -33,6 +33,11 @@ for proj in $(dotnet sln PerfService.sln list | tr '\\' '/' | grep -E '^tests/.*
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
 done
 
+# The line-length rule of STYLE.md is one more test run: at most 2% of src/'s C# lines over 120 characters.
+lines_passed=0 lines_failed=0
+say "checking line lengths in src/ (scripts/line-length.sh)"
+if scripts/line-length.sh; then lines_passed=1; else lines_failed=1; status=1; fi
+
 # The demo in its quick form is one more test run: the whole loop with real processes and suites, checked through
 # the API (the planted change point at the right commit, the pull request judged a regression). It needs Go
 # (benches/install-toolchains.sh); PERF_TEST_DEMO=0 leaves it out.
@@ -53,8 +58,9 @@ if grep -qE '^ +Failed [^!]' "$log"; then
   awk '/^ +Failed [^!]/ {n = 14} n > 0 {print; n--}' "$log" | cut -c1-240 | head -70
 fi
 [ "$demo_failed" = 1 ] && echo "Failed: the demo check (./perf demo --fast --check); its output is above"
+[ "$lines_failed" = 1 ] && echo "Failed: the line-length check (scripts/line-length.sh); its output is above"
 rm -f "$log"
-passed=$((passed + demo_passed)); failed=$((failed + demo_failed))
+passed=$((passed + demo_passed + lines_passed)); failed=$((failed + demo_failed + lines_failed))
 [ "$failed" -gt 0 ] && status=1
 [ "$passed" -eq 0 ] && status=1
 echo "$passed passed, $failed failed, $skipped skipped"
