@@ -16,6 +16,9 @@ public static class AgentProcess
             "--profiles", TestPaths.ProfilesFile, "--wait-seconds", "2",
             // Harnesses get an allow-listed environment: the suite's control folder is handed on explicitly.
             "--pass-env", "FAULT_CONTROL",
+            // These tests count harness runs while several agents share one machine and disturb each other by design;
+            // repeating disturbed rounds is the agents' own tests' subject (Agents.Tests), not theirs.
+            "--no-repeat-disturbed",
         ];
         if (once) args.Add("--once");
         return ChildProcess.Start("dotnet", args, workDir, new Dictionary<string, string?>

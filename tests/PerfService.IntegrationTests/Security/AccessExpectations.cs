@@ -56,6 +56,7 @@ public static class AccessExpectations
         ["GET /api/v1/projects/{slug}/thresholds"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/thresholds")),
         ["GET /api/v1/projects/{slug}/overview"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/overview")),
         ["GET /api/v1/projects/{slug}/benchmarks"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/benchmarks")),
+        ["GET /api/v1/projects/{slug}/disturbance"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/disturbance?profile={AccessMatrixApp.JobProfile}")),
         ["GET /api/v1/projects/{slug}/series"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/series?benchmark={t.BenchmarkId}")),
         ["GET /api/v1/projects/{slug}/runs"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/runs")),
         ["GET /api/v1/projects/{slug}/compare"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/compare?base=run:{t.RunId}&head=run:{t.RunId}")),
