@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection;
 using PerfService.Hosting.Telemetry;
 
 namespace Dashboard.BrowserTests;
@@ -43,6 +44,9 @@ public class ServicePageTests(DashboardSite site)
             VALUES ({run}, now(), 1, 3, now(), 'InvalidOperationException: parked by the test')
             ON CONFLICT (run_id) DO UPDATE SET parked_at = now(), attempts = 3, error = excluded.error
             """));
+        // The consumer parks runs in the background; the page shows them at its next read, which the test need not
+        // wait SnapshotSeconds for.
+        site.Services.GetRequiredService<ServiceSnapshot>().Invalidate();
         var admin = await site.CreateTokenAsync(Scopes.Admin);
         var b = site.Browser;
         b.Open(site.Url("/service.html"));

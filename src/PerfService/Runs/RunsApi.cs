@@ -7,6 +7,7 @@ using PerfService.Auth;
 using PerfService.Core.Contracts;
 using PerfService.Data;
 using PerfService.Hosting.Http;
+using PerfService.Hosting.Telemetry;
 
 namespace PerfService.Runs;
 
@@ -33,15 +34,20 @@ public static class RunsApi
     private static async Task<Results<Accepted<AnalysisRetried>, ProblemHttpResult>> RetryAnalysis(
         long runId,
         PerfDbContext db,
+        ServiceSnapshot snapshot,
         CancellationToken ct
-    ) =>
-        await Analysis.AnalysisRequests.RetryParkedAsync(db, runId, ct)
-            ? TypedResults.Accepted($"/api/v1/runs/{runId}", new AnalysisRetried(runId, "queued"))
-            : TypedResults.Problem(
+    )
+    {
+        if (!await Analysis.AnalysisRequests.RetryParkedAsync(db, runId, ct))
+            return TypedResults.Problem(
                 $"run {runId} is not parked: its analysis succeeded or is still being tried",
                 statusCode: StatusCodes.Status409Conflict,
                 title: "Not parked"
             );
+        // The Service page reloads right after its Retry button: it should show the run gone from the parked list.
+        snapshot.Invalidate();
+        return TypedResults.Accepted($"/api/v1/runs/{runId}", new AnalysisRetried(runId, "queued"));
+    }
 
     private static async Task<Results<Ok<RunDetailDto>, NotFound>> GetRun(
         long runId,

@@ -90,6 +90,10 @@ public sealed class ServiceSnapshot(
             Publishing = PerfTelemetry.Publishing(_since),
         };
 
+    /// <summary>Drops the kept figures, so the next read sees an admin's change (a retried run) at once rather
+    /// than up to SnapshotSeconds later.</summary>
+    public void Invalidate() => _last = null;
+
     private async Task<ServiceStatus> ReadCachedAsync(CancellationToken ct)
     {
         var maxAge = TimeSpan.FromSeconds(options.Value.SnapshotSeconds);
