@@ -39,7 +39,7 @@ public class OtherPagesTests(DashboardSite site)
         // A target no profile measured is no row of its own: one line under the table says how many and why.
         Assert.Empty(table.FindElements(By.CssSelector($"tbody tr[data-target='{BrowserSeed.StartupTarget.Name}']")));
         var unmeasured = b.WaitFor("article.card[data-project='demo'] details.unmeasured");
-        Assert.Equal("1 target not measured: no result matches the benchmarks they name.", unmeasured.FindElement(By.TagName("summary")).Text);
+        Assert.Equal("1 target not measured: no result matches the benchmark it names.", unmeasured.FindElement(By.TagName("summary")).Text);
         unmeasured.FindElement(By.TagName("summary")).Click();
         Assert.StartsWith($"{BrowserSeed.StartupTarget.Name} — no time result matches 'BenchmarkStartup*'", unmeasured.FindElement(By.TagName("li")).Text);
         // A pull request's run does not change main's targets: the PR head's targets are not in this table.
