@@ -60,6 +60,19 @@ public sealed class JobLog(AgentConsole console)
         }
     }
 
+    /// <summary>Lines a batch took that never reached the service, back in front of the rest, so the job's
+    /// completion carries them.</summary>
+    public void PutBack(IReadOnlyList<string> batch)
+    {
+        lock (_pending)
+        {
+            var rest = _pending.ToArray();
+            _pending.Clear();
+            foreach (var line in batch.Concat(rest))
+                _pending.Enqueue(line);
+        }
+    }
+
     private void Add(string line)
     {
         if (line.Length > MaxLineLength)

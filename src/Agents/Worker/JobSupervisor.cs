@@ -30,22 +30,33 @@ public sealed class JobSupervisor(PerfServiceClient client, JobRunner runner, Ti
                     Math.Min(interval.TotalSeconds, Math.Max(0.5, job.LeaseSeconds / 3.0))
                 );
                 using var timer = new PeriodicTimer(every);
-                while (await timer.WaitForNextTickAsync(beatCts.Token))
+                try
                 {
-                    var batch = unsent ?? log.TakeNew();
-                    var result = await client.HeartbeatAsync(
-                        job.JobId,
-                        new HeartbeatRequest(agentId, log.Progress, batch),
-                        beatCts.Token
-                    );
-                    // Lines of a heartbeat that did not get through go again with the next one.
-                    unsent = result.IsSuccess ? null : batch;
-                    var decision = HeartbeatPolicy.Decide(result);
-                    if (decision == HeartbeatDecision.KeepRunning)
-                        continue;
-                    (verdict, reason) = (decision, result.Value?.Reason ?? result.Error);
-                    await jobCts.CancelAsync();
-                    return;
+                    while (await timer.WaitForNextTickAsync(beatCts.Token))
+                    {
+                        var batch = unsent ??= log.TakeNew();
+                        // The job's end stops the loop between heartbeats, never during one: a heartbeat cut off
+                        // in flight would take its lines with it.
+                        var result = await client.HeartbeatAsync(
+                            job.JobId,
+                            new HeartbeatRequest(agentId, log.Progress, batch),
+                            stopping
+                        );
+                        // Lines of a heartbeat that did not get through go again with the next one.
+                        unsent = result.IsSuccess ? null : batch;
+                        var decision = HeartbeatPolicy.Decide(result);
+                        if (decision == HeartbeatDecision.KeepRunning)
+                            continue;
+                        (verdict, reason) = (decision, result.Value?.Reason ?? result.Error);
+                        await jobCts.CancelAsync();
+                        return;
+                    }
+                }
+                finally
+                {
+                    // Lines no heartbeat delivered go with the job's completion.
+                    if (unsent is not null)
+                        log.PutBack(unsent);
                 }
             },
             CancellationToken.None

@@ -135,30 +135,22 @@ public sealed class HarnessSecretsTests : IDisposable
 
     private async Task RunAsAsync(bool sandbox)
     {
-        var user = "perfbench" + Guid.NewGuid().ToString("N")[..8];
-        Assert.Equal(0, IsolationProbe.Run("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user).Code);
-        try
-        {
-            // The throwaway user must be able to reach its work folder inside this test's private temp folder.
-            File.SetUnixFileMode(_dir.Path, (UnixFileMode)0b111_101_101);
-            string[] args = ["--token-file", _tokenFile, "--run-as", user, .. sandbox ? new[] { "--sandbox" } : []];
-            var seen = await RunJobAsync(readTokenFile: true, new() { ["PERF_TOKEN"] = _token }, args);
+        using var throwaway = new ThrowawayUser();
+        var user = throwaway.Name;
+        ThrowawayUser.LetIn(_dir.Path);
+        string[] args = ["--token-file", _tokenFile, "--run-as", user, .. sandbox ? new[] { "--sandbox" } : []];
+        var seen = await RunJobAsync(readTokenFile: true, new() { ["PERF_TOKEN"] = _token }, args);
 
-            Assert.Contains($"id {user}", seen);
-            Assert.Contains("ENV PATH=", seen);
-            Assert.Contains("TOKENFILE", seen);
-            Assert.Contains("SPOOL-DENIED", seen);
-            // Outside the sandbox its parent is the agent (refused); inside, the sandbox's own init.
-            Assert.Contains(sandbox ? "NET-REFUSED" : "PPID-DENIED", seen);
-            // /var/tmp is every user's; only the sandbox keeps the harness out of it.
-            Assert.Contains(sandbox ? "SYSTEM-DENIED" : "SYSTEM-WRITTEN", seen);
-            Assert.DoesNotContain(_token, seen);
-            Assert.DoesNotContain("PERF_TOKEN", seen);
-        }
-        finally
-        {
-            IsolationProbe.Run("/usr/sbin/userdel", user);
-        }
+        Assert.Contains($"id {user}", seen);
+        Assert.Contains("ENV PATH=", seen);
+        Assert.Contains("TOKENFILE", seen);
+        Assert.Contains("SPOOL-DENIED", seen);
+        // Outside the sandbox its parent is the agent (refused); inside, the sandbox's own init.
+        Assert.Contains(sandbox ? "NET-REFUSED" : "PPID-DENIED", seen);
+        // /var/tmp is every user's; only the sandbox keeps the harness out of it.
+        Assert.Contains(sandbox ? "SYSTEM-DENIED" : "SYSTEM-WRITTEN", seen);
+        Assert.DoesNotContain(_token, seen);
+        Assert.DoesNotContain("PERF_TOKEN", seen);
     }
 
     public void Dispose()

@@ -1,5 +1,7 @@
 using System.Text.Json;
+using PerfService.Agents.Isolation;
 using PerfService.Agents.Machine;
+using PerfService.Agents.Tests.Isolation;
 using PerfService.Agents.Tests.Support;
 using PerfService.Agents.Worker;
 using PerfService.Core.Contracts;
@@ -39,13 +41,15 @@ public sealed class ProfilingEndToEndTests : IDisposable
         return Git.Commit(_repo, message, [.. files]);
     }
 
-    private async Task<(CompleteJobRequest Complete, string Log)> RunAsync(JobAssignment job, IReadOnlyDictionary<string, string?>? environment = null)
+    private async Task<(CompleteJobRequest Complete, string Log)> RunAsync(JobAssignment job, IReadOnlyDictionary<string, string?>? environment = null,
+        HarnessIsolation? isolation = null)
     {
         _api.Enqueue(job with { RepositoryUrl = _repo });
         var options = new AgentOptions
         {
             Server = _api.Url, Token = "t", Profile = "ci", WorkDir = _dir.Combine("work"), Name = "bench-1", Once = true,
             WaitSeconds = 1, HeartbeatInterval = TimeSpan.FromMilliseconds(500), HarnessEnvironment = environment ?? new Dictionary<string, string?>(),
+            Isolation = isolation ?? HarnessIsolation.None,
         };
         var console = new AgentConsole(TextWriter.Null, TimeProvider.System);
         using var http = AgentFactory.CreateHttpClient(options);
@@ -104,6 +108,33 @@ public sealed class ProfilingEndToEndTests : IDisposable
         });
         Assert.Equal(["base", "head"], posted.Select(p => p.Metadata.Role));
         Assert.Matches(@"perfbench.BenchmarkRead/simple \(head, round 1\): pprof profile, \d+ samples, \d+ bytes", log);
+    }
+
+    // A stranger's pull request is profiled as its suites run: in the sandbox, as another user. Go's profiler needs no
+    // privilege (a timer signal), so the profile must come back whole from inside both.
+    [SandboxFact]
+    public Task Go_benchmark_is_profiled_inside_the_sandbox() => ProfileIsolatedAsync(new HarnessIsolation { Sandbox = true });
+
+    [RunAsSandboxFact, System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public async Task Go_benchmark_is_profiled_as_another_user_inside_the_sandbox()
+    {
+        using var user = new ThrowawayUser();
+        ThrowawayUser.LetIn(_dir.Path);
+        await ProfileIsolatedAsync(new HarnessIsolation { Sandbox = true, RunAs = user.Resolve() });
+    }
+
+    private async Task ProfileIsolatedAsync(HarnessIsolation isolation)
+    {
+        const string perfJson = """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go", "quickArgs": ["-benchtime=200ms"] } ] }""";
+        var baseCommit = Commit("base", perfJson, "go");
+        var head = Commit("head", perfJson.Replace("\"folder\"", "\"env\": { \"PERF_SLOWDOWN\": \"BenchmarkRead/simple=50\" }, \"folder\""), "go");
+
+        var (complete, log) = await RunAsync(Job(head, baseCommit, new ProfileTarget("eventstore", "perfbench.BenchmarkRead/simple")), isolation: isolation);
+
+        Assert.True(complete.Succeeded, complete.Error + "\n" + log);
+        var posted = Posted();
+        Assert.Equal(["base", "head"], posted.Select(p => p.Metadata.Role));
+        Assert.All(posted, p => Assert.Contains(p.Stacks.Stacks.Keys, s => s.Contains("perfbench.(*Store).Read", StringComparison.Ordinal)));
     }
 
     [Fact]

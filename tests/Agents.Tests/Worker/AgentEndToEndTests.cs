@@ -85,6 +85,26 @@ public sealed class AgentEndToEndTests : IDisposable
     }
 
     [Fact]
+    public async Task Log_lines_that_no_heartbeat_delivered_reach_the_service_with_the_completion()
+    {
+        // The service cannot take heartbeats (a restart, a proxy): every batch of lines is refused and kept.
+        _api.Heartbeat = _ => FakeResponse.Problem(503, "Service Unavailable", "restarting");
+        _tools.Add("go", $"sleep 0.5\ncat side.txt >&2\ncat '{_gobench}'\n");
+        _api.Enqueue(Job(Commit("head-marker")) with { RepositoryUrl = _repo });
+
+        Assert.Equal(0, await RunAgentAsync());
+
+        Assert.NotEmpty(_api.Heartbeats);
+        Assert.All(_api.Heartbeats, h => Assert.NotNull(h.Json<HeartbeatRequest>().Log));
+        var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
+        Assert.True(complete.Succeeded, complete.Error);
+        // The first lines (the clone) went out with refused heartbeats only; the completion carries them, once.
+        var log = complete.Log ?? [];
+        Assert.Single(log, l => l.StartsWith("cloning ", StringComparison.Ordinal));
+        Assert.Contains("head-marker", log);
+    }
+
+    [Fact]
     public async Task Failing_suite_fails_the_job_with_the_harness_error()
     {
         _tools.Add("go", "echo 'go/side.go:3:1: syntax error: unexpected }' >&2\nexit 1\n");

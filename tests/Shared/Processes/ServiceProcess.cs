@@ -52,8 +52,10 @@ public sealed class ServiceProcess : IAsyncDisposable
         _process = ChildProcess.Start("dotnet", [dll, "--urls", $"http://127.0.0.1:{Port}"], Path.GetDirectoryName(dll)!, env,
             Path.Combine(_logDir, $"service-{_starts}.log"));
         using var http = Anonymous();
+        // A cold start on a loaded 2-core machine (JIT, migrations check, Hangfire) has been seen past 40 s; a poll every
+        // 250 ms stays well inside /readyz's rate limit however long it takes.
         var ok = await Eventually.WaitAsync(async () => await StatusAsync(http, waitReady ? "readyz" : "healthz"),
-            s => s == HttpStatusCode.OK || !Running, TimeSpan.FromSeconds(60), 100);
+            s => s == HttpStatusCode.OK || !Running, TimeSpan.FromSeconds(120), 250);
         if (ok != HttpStatusCode.OK)
             throw new InvalidOperationException($"the service did not become {(waitReady ? "ready" : "alive")} (exited: {!Running}):\n{Tail()}");
     }
