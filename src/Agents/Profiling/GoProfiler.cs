@@ -57,9 +57,12 @@ public sealed class GoProfiler(ProcessRunner processes) : SuiteRunner(processes)
     /// </summary>
     internal static IReadOnlyList<string> WithBenchtime(IReadOnlyList<string> args)
     {
-        var counted = args.Select((a, i) => a.StartsWith("-benchtime=", StringComparison.Ordinal) ? a["-benchtime=".Length..]
-                : a == "-benchtime" && i + 1 < args.Count ? args[i + 1]
-                : null)
+        var counted = args.Select(
+                (a, i) =>
+                    a.StartsWith("-benchtime=", StringComparison.Ordinal) ? a["-benchtime=".Length..]
+                    : a == "-benchtime" && i + 1 < args.Count ? args[i + 1]
+                    : null
+            )
             .Any(v => v is not null && v.EndsWith('x'));
         return counted ? ["-benchtime", ProfileBenchtime, .. args] : [.. args, "-benchtime", ProfileBenchtime];
     }

@@ -40,13 +40,7 @@ public sealed class ProfilingJobs(
         )
             return null;
         var targets = await TargetsAsync(db.Benchmarks.Where(b => regressedBenchmarks.Contains(b.Id)), ct);
-        var covered = await CoveredAsync(
-            judged.ProjectId,
-            judged.ProfileId,
-            judged.Commit,
-            judged.PullRequest,
-            ct
-        );
+        var covered = await CoveredAsync(judged.ProjectId, judged.ProfileId, judged.Commit, judged.PullRequest, ct);
         targets = targets.Where(t => !covered.Contains(t)).Take(MaxTargets).ToList();
         if (targets.Count == 0)
             return null;
@@ -92,7 +86,10 @@ public sealed class ProfilingJobs(
             await db
                 .Runs.AsNoTracking()
                 .Where(r =>
-                    r.ProjectId == alert.ProjectId && r.ProfileId == profile && r.Commit!.Sha == after && r.AgentId != null
+                    r.ProjectId == alert.ProjectId
+                    && r.ProfileId == profile
+                    && r.Commit!.Sha == after
+                    && r.AgentId != null
                 )
                 .OrderByDescending(r => r.Id)
                 .Select(r => r.AgentId)
