@@ -14,8 +14,8 @@ import (
 // ("BenchmarkAppend" — every sub-benchmark), whose path starts with it ("BenchmarkMessaging/direct"),
 // whose path ends with it ("direct/nodes=10"), or whose last segment it is ("batch=10"). The extra time
 // is added inside the timed region, proportional to the time the real loop took, so ns/op rises by the
-// percentage whatever b.N is: a sleep for all but the last 0.5 ms, then a spin (spinning alone overshoots
-// on a busy machine: a thread that burns its time slice is descheduled and resumes late).
+// percentage whatever b.N is. It is CPU work in a function of its own (slowdownWork), as a real
+// regression is, so that a CPU profile of the slower benchmark names it.
 
 type slowdownEntry struct {
 	name    string
@@ -57,19 +57,31 @@ func slowdownPercent(benchName string) float64 {
 	return slowdownIn(parseSlowdown(os.Getenv("PERF_SLOWDOWN")), benchName)
 }
 
-// stretch waits from start until (1 + pct/100) times the time since start has passed, and returns the total.
+// stretch works from start until (1 + pct/100) times the time since start has passed, and returns the total.
 func stretch(start time.Time, pct float64) time.Duration {
 	work := time.Since(start)
 	if pct <= 0 {
 		return work
 	}
-	target := time.Duration(float64(work) * (1 + pct/100))
-	const spinTail = 500 * time.Microsecond
-	if extra := target - work; extra > 2*spinTail {
-		time.Sleep(extra - spinTail)
-	}
+	return slowdownWork(start, time.Duration(float64(work)*(1+pct/100)))
+}
+
+// slowdownSink keeps slowdownWork's arithmetic from being optimised away.
+var slowdownSink uint64
+
+// slowdownWork burns CPU until target has passed since start. It reads the clock only every few microseconds,
+// so that a CPU profile's samples land in this frame's own code rather than in the clock's; it is never
+// inlined, so the profile names it.
+//
+//go:noinline
+func slowdownWork(start time.Time, target time.Duration) time.Duration {
+	x := slowdownSink | 1
 	for {
+		for i := 0; i < 4096; i++ {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
 		if now := time.Since(start); now >= target {
+			slowdownSink = x
 			return now
 		}
 	}

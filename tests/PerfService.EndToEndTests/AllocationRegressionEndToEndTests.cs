@@ -94,17 +94,7 @@ public class AllocationRegressionEndToEndTests(RealReportsFixture fixture) : ICl
     private async Task RunOneJobAsync()
     {
         var token = _agentToken ??= await fixture.App.CreateTokenAsync(Scopes.Agent);
-        var options = new AgentOptions
-        {
-            Server = "http://localhost", Token = token, Profile = Profile, WorkDir = Path.Combine(_work, Profile), Name = "alloc-e2e",
-            Once = true, WaitSeconds = 5, HeartbeatInterval = TimeSpan.FromMilliseconds(500),
-        };
-        var machine = new MachineInfo("Test host", 2, 2, 1L << 30, "Linux", "6.1", new Dictionary<string, string>());
-        var identity = new AgentIdentity(options.Name, Profile, machine, "x64", "simulated on a test host");
-        var http = PerfServiceClient.CreateHttpClient("http://localhost", token, fixture.App.Server.CreateHandler());
-        // --once waits until it gets a job: bounded, so a job that never becomes claimable fails the test instead of hanging it.
-        using var limit = new CancellationTokenSource(TimeSpan.FromMinutes(10));
-        Assert.Equal(0, await AgentFactory.Create(options, identity, AgentConsole.Silent, TimeProvider.System, http).RunAsync(limit.Token));
+        await InProcessAgent.RunOnceAsync(fixture.App, token, Profile, "alloc-e2e", Path.Combine(_work, Profile), TimeSpan.FromMinutes(10));
     }
 
     private async Task<FakeStatus> WaitForStatusAsync(string sha, params string[] states)

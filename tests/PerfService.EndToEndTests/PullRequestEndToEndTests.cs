@@ -68,18 +68,8 @@ public class PullRequestEndToEndTests(RealReportsFixture fixture) : IClassFixtur
     private async Task RunAgentsAsync()
     {
         var token = _agentToken ??= await fixture.App.CreateTokenAsync(Scopes.Agent);
-        await Task.WhenAll(new[] { "ryzen-9950x", "i7-4790k", "m1-pro" }.Select(async profile =>
-        {
-            var options = new AgentOptions
-            {
-                Server = "http://localhost", Token = token, Profile = profile, WorkDir = Path.Combine(_work, profile), Name = $"e2e-{profile}",
-                Once = true, WaitSeconds = 5, HeartbeatInterval = TimeSpan.FromMilliseconds(500),
-            };
-            var machine = new MachineInfo("Test host", 2, 2, 1L << 30, "Linux", "6.1", new Dictionary<string, string>());
-            var identity = new AgentIdentity(options.Name, profile, machine, "x64", "simulated on a test host");
-            var http = PerfServiceClient.CreateHttpClient("http://localhost", token, fixture.App.Server.CreateHandler());
-            Assert.Equal(0, await AgentFactory.Create(options, identity, AgentConsole.Silent, TimeProvider.System, http).RunAsync(CancellationToken.None));
-        }));
+        await Task.WhenAll(new[] { "ryzen-9950x", "i7-4790k", "m1-pro" }.Select(profile =>
+            InProcessAgent.RunOnceAsync(fixture.App, token, profile, $"e2e-{profile}", Path.Combine(_work, profile))));
     }
 
     private async Task<FakeStatus> WaitForStatusAsync(string sha, string state)

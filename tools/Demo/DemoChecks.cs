@@ -5,11 +5,12 @@ namespace PerfService.Demo;
 
 /// <summary>
 /// Reads back from the API what the demo planted: a change point on main at the planting commit, a regression verdict
-/// on the pull request, the broken target failing (full demo), and every suite that ran on the final commit having
+/// on the pull request, a differential profile of each regressed benchmark whose top grown frame is the slowdown
+/// switch's code, the broken target failing (full demo), and every suite that ran on the final commit having
 /// its targets evaluated. Analysis runs in the background after the last job: each check says what it is waiting
 /// for while it waits, and gives up as soon as nothing is left to analyse, saying what it saw.
 /// </summary>
-public sealed class DemoChecks(DemoApi api, DemoScenario scenario, DemoRepository.History history, TextWriter output)
+public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoRepository.History history, TextWriter output)
 {
     /// <summary>
     /// A look at one check: passed, or settled (nothing left that could change it), with what it saw. A check that
@@ -58,6 +59,8 @@ public sealed class DemoChecks(DemoApi api, DemoScenario scenario, DemoRepositor
             return new Look(ok, pending.Count == 0, what, pending.Count == 0 ? "every profile judged" : $"verdicts pending on {string.Join(", ", pending)}");
         }, ct);
 
+        var profilesOk = await WaitAsync("the pull request's profiles", () => ProfilesAsync(ct), ct);
+
         var targetOk = true;
         if (scenario.Full)
         {
@@ -78,7 +81,7 @@ public sealed class DemoChecks(DemoApi api, DemoScenario scenario, DemoRepositor
             output.WriteLine($"  --   target \"{scenario.BrokenTarget}\": not part of --fast (its suite, rivulet, runs in the full demo)");
         }
         var evaluatedOk = await WaitAsync("every final-commit suite's targets", () => TargetsEvaluatedAsync(ct), ct);
-        return changeOk && prOk && targetOk && evaluatedOk;
+        return changeOk && prOk && profilesOk && targetOk && evaluatedOk;
     }
 
     /// <summary>Alerts of the planted family at other commits, which say the step was seen but placed elsewhere.</summary>

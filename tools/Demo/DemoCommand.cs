@@ -92,13 +92,15 @@ public static class DemoCommand
             timeline.Mark("all jobs done");
 
             output.WriteLine("==> checking what PerfService found");
-            var ok = await new DemoChecks(api, scenario, history, output).RunAsync(ct);
+            var checks = new DemoChecks(api, scenario, history, output);
+            var ok = await checks.RunAsync(ct);
             timeline.Mark(ok ? "checks passed" : "checks done (some FAILED)");
 
             output.WriteLine();
             output.WriteLine("==> summary");
             summary.PrintPlan(calibrations);
             await summary.PrintNoiseAsync(ct);
+            await summary.PrintProfilesAsync(checks.Profiles, ct);
             output.WriteLine("  where to click:");
             summary.PrintLinks(await summary.PlantedTrendUrlAsync(ct));
             output.WriteLine("  how long (since ./perf demo started):");

@@ -36,6 +36,9 @@ public sealed record DemoScenario(bool Full, DemoPlan Plan)
     public string PullRequestSlowdown => $"BenchmarkProjection={PullRequestSlowdownPercent}";
     /// <summary>Both cases of it are slowed (single, multiple): a regression on either judges the pull request.</summary>
     public string PullRequestSlowedBenchmark => "BenchmarkProjection/";
+    /// <summary>The function the Go suite's slowdown switch runs (benches/go/slowdown.go): the frame a profile of a
+    /// slowed benchmark shows grown most.</summary>
+    public string SlowdownFrame => "perfbench.slowdownWork";
     /// <summary>The final main commit makes retries 25% slower: the "advanced features add under 10%" target breaks.</summary>
     public string TargetSlowdown => $"WithRetries={Plan.TargetStepPercent}";
     public string BrokenTarget => "advanced features add under 10% overhead";

@@ -62,6 +62,26 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
                              $"≥ {unreliable.Min(n => n.Resolvable) * 100:0}%. A quiet, dedicated benchmark machine has a fraction of this noise.");
     }
 
+    /// <summary>
+    /// Each regressed benchmark's differential flame graph, with the frame that grew most, and what profiling cost: the
+    /// profiling jobs' agent time, and how long after the pull request's last measuring job the last of them ended.
+    /// </summary>
+    public async Task PrintProfilesAsync(IReadOnlyList<DemoChecks.Profiled> profiled, CancellationToken ct)
+    {
+        output.WriteLine($"  why the pull request is slower: differential flame graphs, head against base (the slowdown switch runs {scenario.SlowdownFrame}):");
+        foreach (var p in profiled)
+            output.WriteLine($"    {p.Profile,-12} {p.Benchmark,-38} top grown {p.TopFrame ?? "nothing"} {Pct(p.Growth)} of samples  {url}/{p.Page}");
+        var jobs = (await api.GetArrayAsync($"api/v1/jobs?project={DemoScenario.Project}&limit=1000", ct))
+            .Where(j => (int?)j!["pullRequest"] == DemoScenario.PullRequest).ToList();
+        var profiling = jobs.Where(j => (string?)j!["kind"] == "Profile").ToList();
+        DateTimeOffset? Time(JsonNode? job, string field) => DateTimeOffset.TryParse((string?)job![field], CultureInfo.InvariantCulture, DateTimeStyles.None, out var t) ? t : null;
+        var lastMeasured = jobs.Except(profiling).Select(j => Time(j, "finishedAt")).Max();
+        var lastProfiled = profiling.Select(j => Time(j, "finishedAt")).Max();
+        var agentTime = TimeSpan.FromTicks(profiling.Sum(j => ((Time(j, "finishedAt") - Time(j, "startedAt")) ?? TimeSpan.Zero).Ticks));
+        output.WriteLine($"  profiling cost: {profiling.Count} job(s) (one run a side of each regressed benchmark), {DemoTimeline.Format(agentTime)} of agent time; " +
+                         (lastProfiled > lastMeasured ? $"the pull request's phase ended {DemoTimeline.Format(lastProfiled.Value - lastMeasured!.Value)} after its last measuring job" : "no time after the measuring jobs"));
+    }
+
     public void PrintLinks(string trendUrl)
     {
         output.WriteLine($"  Dashboard (targets per profile): {url}/");

@@ -26,17 +26,13 @@ public sealed class GoProfiler(ProcessRunner processes) : SuiteRunner(processes)
     protected override ProcessSpec Command(SuiteRun run)
     {
         var (package, bench) = BenchmarkPatterns.Go(Profiled(run));
-        // A profile wants more samples than Go's 100 a second give in a short run; the suite's own -benchtime, after
-        // this one, wins.
         return new ProcessSpec(
             "go",
             [
                 "test",
                 "-run",
                 "^$",
-                "-benchtime",
-                "2s",
-                .. run.Args,
+                .. WithBenchtime(run.Args),
                 "-bench",
                 bench,
                 "-count",
@@ -53,6 +49,25 @@ public sealed class GoProfiler(ProcessRunner processes) : SuiteRunner(processes)
 
     protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result) =>
         File.Exists(Output(run)) ? [new Artifact(FileName, File.ReadAllBytes(Output(run)))] : [];
+
+    /// <summary>
+    /// A profile wants more samples than Go's 100 a second give in a short run, so the profiler's -benchtime comes
+    /// after the suite's and wins over a duration (a suite's 100 ms would give a dozen samples). A count of iterations
+    /// ("-benchtime=1x") says what one run of the benchmark may do, and stays the suite's.
+    /// </summary>
+    internal static IReadOnlyList<string> WithBenchtime(IReadOnlyList<string> args)
+    {
+        var counted = args.Select(
+                (a, i) =>
+                    a.StartsWith("-benchtime=", StringComparison.Ordinal) ? a["-benchtime=".Length..]
+                    : a == "-benchtime" && i + 1 < args.Count ? args[i + 1]
+                    : null
+            )
+            .Any(v => v is not null && v.EndsWith('x'));
+        return counted ? ["-benchtime", ProfileBenchtime, .. args] : [.. args, "-benchtime", ProfileBenchtime];
+    }
+
+    private const string ProfileBenchtime = "2s";
 
     internal static string Profiled(SuiteRun run) =>
         run.ProfiledBenchmark ?? throw new InvalidOperationException("a profiler runs only on a profiling run");

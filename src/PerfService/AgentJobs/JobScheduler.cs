@@ -15,6 +15,10 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
     public const int RerunPriority = 50;
     public const int BaselinePriority = 10;
 
+    /// <summary>A change point's profile explains an alert that is already raised: every job that measures (a push, a
+    /// bisection run, a pull request) goes first, so profiling never delays nor takes the place of one.</summary>
+    public const int ChangePointProfilePriority = 5;
+
     /// <param name="awaitApproval">The webhook's verdict that this pull request's author is not trusted automatically:
     /// the
     /// jobs wait for a maintainer's approval of this head, unless one was already recorded.</param>
@@ -179,7 +183,8 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
         long? pinnedAgentId,
         IReadOnlyList<ProfileTarget> targets,
         bool untrusted,
-        bool held
+        bool held,
+        int priority = RerunPriority
     )
     {
         var job = new Job
@@ -195,7 +200,7 @@ public sealed class JobScheduler(PerfDbContext db, JobQueue queue, IOptions<JobO
             ProfileId = profileId,
             Suites = targets.Select(t => t.Suite).Distinct().ToArray(),
             Profiling = new ProfilingRequest(targets),
-            Priority = RerunPriority,
+            Priority = priority,
             State = held ? JobState.AwaitingApproval : JobState.Queued,
             Untrusted = untrusted,
             MaxAttempts = options.Value.MaxAttempts,

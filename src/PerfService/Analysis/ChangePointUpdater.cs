@@ -27,6 +27,7 @@ public sealed partial class ChangePointUpdater(
     Bisector bisector,
     IOptions<BackgroundOptions> options,
     AnalysisYield yielding,
+    Profiling.ProfilingJobs profiling,
     ILogger<ChangePointUpdater> logger
 )
 {
@@ -413,26 +414,27 @@ public sealed partial class ChangePointUpdater(
     )
     {
         var to = points[a.Index].Commit;
-        var alert = await alerts.OpenAsync(
-            Describe(
-                new Alert
-                {
-                    ProjectId = id.ProjectId,
-                    Kind = AlertKind.ChangePoint,
-                    BenchmarkId = id.BenchmarkId,
-                    MeasureId = id.MeasureId,
-                    ProfileId = id.ProfileId,
-                    GroupKey = "",
-                    Summary = "",
-                },
-                id,
-                points,
-                a
-            ),
-            $"stable change point found after point {a.DetectedAt}",
-            ct
+        var candidate = Describe(
+            new Alert
+            {
+                ProjectId = id.ProjectId,
+                Kind = AlertKind.ChangePoint,
+                BenchmarkId = id.BenchmarkId,
+                MeasureId = id.MeasureId,
+                ProfileId = id.ProfileId,
+                GroupKey = "",
+                Summary = "",
+            },
+            id,
+            points,
+            a
         );
+        var alert = await alerts.OpenAsync(candidate, $"stable change point found after point {a.DetectedAt}", ct);
         open.Opened(alert);
+        // Why it got slower: a new alert's commit against the one before, profiled on its hardware profile. An alert
+        // already open (a replay finds its change again, narrowed or not) was profiled when it was raised.
+        if (a.Direction == ChangeDirection.Regression && ReferenceEquals(alert, candidate))
+            await profiling.ForChangePointAsync(alert, ct);
 
         // A change back to the old level fixes the earlier change it undoes.
         foreach (var earlier in (await open.OfAsync(id, ct)).Where(e => e.Id != alert.Id))

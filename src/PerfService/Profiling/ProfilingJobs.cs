@@ -8,8 +8,8 @@ using PerfService.PullRequests;
 namespace PerfService.Profiling;
 
 /// <summary>
-/// When profiling jobs are created: after a pull request's job is judged with regressions, and when a writer asks
-/// (<c>/perf profile</c>, the pull request page's button). Each
+/// When profiling jobs are created: after a pull request's job is judged with regressions, when a change point is
+/// raised on the default branch, and when a writer asks (<c>/perf profile</c>, the pull request page's button). Each
 /// profiles base and head on one hardware profile; the jobs themselves are made by <see cref="JobScheduler"/>.
 /// </summary>
 public sealed class ProfilingJobs(
@@ -40,14 +40,7 @@ public sealed class ProfilingJobs(
         )
             return null;
         var targets = await TargetsAsync(db.Benchmarks.Where(b => regressedBenchmarks.Contains(b.Id)), ct);
-        var covered = await CoveredAsync(
-            judged.ProjectId,
-            judged.ProfileId,
-            judged.Commit,
-            judged.PullRequest,
-            null,
-            ct
-        );
+        var covered = await CoveredAsync(judged.ProjectId, judged.ProfileId, judged.Commit, judged.PullRequest, ct);
         targets = targets.Where(t => !covered.Contains(t)).Take(MaxTargets).ToList();
         if (targets.Count == 0)
             return null;
@@ -65,6 +58,72 @@ public sealed class ProfilingJobs(
             held: false
         );
         return await SaveAsync(job, $"pull request #{judged.PullRequest} regressions", ct);
+    }
+
+    /// <summary>
+    /// A slowdown on the default branch: the alert's benchmark at its commit against the one before the change, on the
+    /// alert's hardware profile, by the agent that measured that commit (or, for a commit measured outside our agents,
+    /// the one of that profile that last ran a job of the project; none when no agent ever did). It ranks below every
+    /// measuring job (<see cref="JobScheduler.ChangePointProfilePriority"/>): bisection and pushes go first.
+    /// </summary>
+    public async Task<Job?> ForChangePointAsync(Alert alert, CancellationToken ct)
+    {
+        if (
+            !options.Value.ProfileRegressions
+            || alert.BenchmarkId is not { } benchmark
+            || alert.ProfileId is not { } profile
+            || alert.FromCommit is not { } before
+            || alert.ToCommit is not { } after
+        )
+            return null;
+        var targets = await TargetsAsync(db.Benchmarks.Where(b => b.Id == benchmark), ct);
+        // Another measure of the same benchmark (its allocations, say) changed at the same commit: one profile serves both.
+        var covered = await CoveredAsync(alert.ProjectId, profile, after, null, ct);
+        targets = targets.Where(t => !covered.Contains(t)).ToList();
+        if (targets.Count == 0)
+            return null;
+        var agent =
+            await db
+                .Runs.AsNoTracking()
+                .Where(r =>
+                    r.ProjectId == alert.ProjectId
+                    && r.ProfileId == profile
+                    && r.Commit!.Sha == after
+                    && r.AgentId != null
+                )
+                .OrderByDescending(r => r.Id)
+                .Select(r => r.AgentId)
+                .FirstOrDefaultAsync(ct)
+            ?? await db
+                .Jobs.AsNoTracking()
+                .Where(j => j.ProjectId == alert.ProjectId && j.ProfileId == profile && j.AgentId != null)
+                .OrderByDescending(j => j.Id)
+                .Select(j => j.AgentId)
+                .FirstOrDefaultAsync(ct);
+        if (agent is null)
+        {
+            logger.LogInformation(
+                "Change-point alert {AlertId} is not profiled: no agent of its profile ever ran a job of the project",
+                alert.Id
+            );
+            return null;
+        }
+        var project = await db.Projects.AsNoTracking().FirstAsync(p => p.Id == alert.ProjectId, ct);
+        var job = scheduler.AddProfiling(
+            alert.ProjectId,
+            profile,
+            after,
+            before,
+            project.DefaultBranch,
+            null,
+            alert.Id,
+            agent,
+            targets,
+            false,
+            held: false,
+            JobScheduler.ChangePointProfilePriority
+        );
+        return await SaveAsync(job, $"change-point alert {alert.Id}", ct);
     }
 
     /// <summary>
@@ -199,12 +258,13 @@ public sealed class ProfilingJobs(
             .Distinct()
             .ToList();
 
+    /// <summary>What earlier profiling jobs at this head and profile already profile: of the pull request, or (with
+    /// none) of the default branch's alerts.</summary>
     private async Task<HashSet<ProfileTarget>> CoveredAsync(
         long projectId,
         long profileId,
         string commit,
         int? pullRequest,
-        long? alertId,
         CancellationToken ct
     )
     {
@@ -216,7 +276,6 @@ public sealed class ProfilingJobs(
                 && j.Commit == commit
                 && j.Kind == JobKind.Profile
                 && j.PullRequest == pullRequest
-                && j.AlertId == alertId
                 && j.State != JobState.Cancelled
                 && j.State != JobState.Failed
             )

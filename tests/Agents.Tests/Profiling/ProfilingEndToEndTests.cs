@@ -107,6 +107,10 @@ public sealed class ProfilingEndToEndTests : IDisposable
             Assert.DoesNotContain(p.Stacks.Stacks.Keys, s => s.Contains("BenchmarkAppend", StringComparison.Ordinal));
         });
         Assert.Equal(["base", "head"], posted.Select(p => p.Metadata.Role));
+        // The planted slowdown is CPU work in a frame of its own: head against base, it is the frame that grew most.
+        var diff = DifferentialProfile.Build(posted[0].Stacks, posted[1].Stacks);
+        Assert.Equal("perfbench.slowdownWork", diff.Grown[0].Frame);
+        Assert.DoesNotContain(posted[0].Stacks.Stacks.Keys, s => s.Contains("slowdownWork", StringComparison.Ordinal));
         Assert.Matches(@"perfbench.BenchmarkRead/simple \(head, round 1\): pprof profile, \d+ samples, \d+ bytes", log);
     }
 

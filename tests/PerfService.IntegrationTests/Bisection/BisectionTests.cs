@@ -1,4 +1,5 @@
 using System.Text.Json;
+using PerfService.AgentJobs;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.GitHub;
 using PerfService.IntegrationTests.Ingestion;
@@ -47,7 +48,7 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
         }
 
         await WaitForAnalysisAsync(projectId);
-        Assert.Null(await agent.ClaimAsync());
+        await ProfilingIsLastAsync(agent, alert.Id);
         var jobs = await App.WithDbAsync(db => db.Jobs.Where(j => j.ProjectId == projectId && j.Kind == JobKind.Bisect).OrderBy(j => j.Id).Select(j => j.Commit).ToListAsync());
         Assert.Equal([Pushed(slug, 4), Pushed(slug, 2), Pushed(slug, 3)], jobs);
 
@@ -74,7 +75,7 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
         var alert = await App.WithDbAsync(db => db.Alerts.SingleAsync(a => a.ProjectId == projectId && a.Kind == AlertKind.ChangePoint));
         Assert.Equal((History(19), Pushed(slug, 8)), (alert.FromCommit, alert.ToCommit));
         Assert.False(await App.WithDbAsync(db => db.Jobs.AnyAsync(j => j.ProjectId == projectId && j.Kind == JobKind.Bisect)));
-        Assert.Null(await agent.ClaimAsync());
+        await ProfilingIsLastAsync(agent, alert.Id);
         // The pushed commits are known all the same, with the push's times.
         var known = await App.WithDbAsync(db => db.Commits.SingleAsync(c => c.ProjectId == projectId && c.OnDefaultBranch && c.Sha == Pushed(slug, 1)));
         Assert.Equal(Start.AddHours(20).AddMinutes(10), known.CommittedAt);
@@ -130,6 +131,22 @@ public class BisectionTests(GitHubFixture fixture) : IClassFixture<GitHubFixture
             () => App.WithDbAsync(db => db.Alerts.AnyAsync(a => a.ProjectId == projectId && a.Kind == AlertKind.ChangePoint)), any => any);
         Assert.True(raised);
         return (slug, agent);
+    }
+
+    /// <summary>
+    /// The alert's profiling job, queued when it was raised, is the agent's last job: the agent that measured the
+    /// change's commit profiles it against the commit before (the range as raised) once no measuring job waits.
+    /// </summary>
+    private async Task ProfilingIsLastAsync(AgentClient agent, long alertId)
+    {
+        var claimed = (await agent.ClaimAsync())!;
+        var job = await App.WithDbAsync(db => db.Jobs.SingleAsync(j => j.Id == claimed.JobId));
+        var slug = claimed.Project;
+        Assert.Equal((JobKind.Profile, alertId, Pushed(slug, 8), History(19), agent.Id, JobScheduler.ChangePointProfilePriority),
+            (job.Kind, job.AlertId, job.Commit, job.BaseCommit, job.PinnedAgentId, job.Priority));
+        Assert.Equal([new ProfileTarget("core", "Core.Append")], claimed.Profiling!.Targets);
+        Assert.Equal(HttpStatusCode.NoContent, (await agent.CompleteAsync(claimed.JobId)).StatusCode);
+        Assert.Null(await agent.ClaimAsync());
     }
 
     private static Task PostAsync(AgentClient agent, string slug, string commit, double level, long jobId) =>
