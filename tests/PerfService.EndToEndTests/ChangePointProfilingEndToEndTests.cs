@@ -22,6 +22,8 @@ public class ChangePointProfilingEndToEndTests(GitHubFixture fixture) : IClassFi
     private const string Profile = "i7-4790k";
     private const string AgentName = "cp-profiler";
     private const string Benchmark = "perfbench.BenchmarkRead/simple";
+    // Posted at the same levels: a second alert at the same commit, which shares the first one's profiling job.
+    private const string Sibling = "perfbench.BenchmarkRead/by_type";
     private static readonly DateTimeOffset Start = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
     private readonly string _work = Directory.CreateTempSubdirectory("perf-cp-profile-e2e-").FullName;
 
@@ -43,12 +45,17 @@ public class ChangePointProfilingEndToEndTests(GitHubFixture fixture) : IClassFi
         await PostAsync(http, after, 2000, Start.AddHours(21), AgentName);
         for (var i = 0; i < 10; i++) await PostAsync(http, GitHubFixture.Sha($"cp-after-{i}"), 2000, Start.AddHours(22 + i));
 
-        var alert = await Eventually.WaitAsync(() => fixture.App.WithDbAsync(db =>
-            db.Alerts.FirstOrDefaultAsync(a => a.ProjectId == projectId && a.Kind == AlertKind.ChangePoint)), a => a is not null, TimeSpan.FromMinutes(2));
-        Assert.Equal((before, after), (alert!.FromCommit, alert.ToCommit));
-        var queued = await fixture.App.WithDbAsync(db => db.Jobs.SingleAsync(j => j.AlertId == alert.Id && j.Kind == JobKind.Profile));
+        var alerts = await Eventually.WaitAsync(() => fixture.App.WithDbAsync(db =>
+            db.Alerts.Where(a => a.ProjectId == projectId && a.Kind == AlertKind.ChangePoint).Include(a => a.Benchmark).ToListAsync()),
+            a => a.Count == 2, TimeSpan.FromMinutes(2));
+        var alert = alerts.Single(a => a.Benchmark!.Key == Benchmark);
+        Assert.All(alerts, a => Assert.Equal((before, after), (a.FromCommit, a.ToCommit)));
+        // One job for the commit: both alerts' benchmarks, one checkout and build a side.
+        var queued = await fixture.App.WithDbAsync(db => db.Jobs.SingleAsync(j => j.Kind == JobKind.Profile));
         Assert.Equal((after, before, agent.Id, (int?)null), (queued.Commit, queued.BaseCommit, queued.PinnedAgentId, queued.PullRequest));
-        Assert.Equal([new ProfileTarget("eventstore", Benchmark)], queued.Profiling!.Targets);
+        Assert.Contains(queued.AlertId, alerts.Select(a => (long?)a.Id));
+        Assert.Equal([new ProfileTarget("eventstore", Sibling), new ProfileTarget("eventstore", Benchmark)],
+            queued.Profiling!.Targets.OrderBy(t => t.Benchmark, StringComparer.Ordinal));
 
         await InProcessAgent.RunOnceAsync(fixture.App, token, Profile, AgentName, Path.Combine(_work, "agent"), TimeSpan.FromMinutes(10));
 
@@ -56,11 +63,15 @@ public class ChangePointProfilingEndToEndTests(GitHubFixture fixture) : IClassFi
         Assert.True(job.State == JobState.Succeeded, $"{job.State}: {job.Reason}\n{job.Log}");
         // The alert page's profiles section reads this route: base and head of the benchmark, one link to the graph.
         var anonymous = fixture.App.CreateClient();
-        var listed = Assert.Single((await anonymous.GetFromJsonAsync<List<ProfilingJobDto>>($"/api/v1/alerts/{alert.Id}/profiles"))!);
-        Assert.Equal(["base", "head"], listed.Profiles.Select(p => p.Role).Order());
+        foreach (var each in alerts)
+        {
+            var listed = Assert.Single((await anonymous.GetFromJsonAsync<List<ProfilingJobDto>>($"/api/v1/alerts/{each.Id}/profiles"))!);
+            Assert.Equal(job.Id, listed.JobId);
+            Assert.Equal(["base", "head"], listed.Profiles.Where(p => p.Benchmark == each.Benchmark!.Key).Select(p => p.Role).Order());
+        }
         var diff = (await anonymous.GetFromJsonAsync<DifferentialDto>(
             $"/api/v1/jobs/{job.Id}/profiles/differential?benchmark={Uri.EscapeDataString(Benchmark)}"))!;
-        Assert.Equal(alert.Id, diff.AlertId);
+        Assert.Equal(queued.AlertId, diff.AlertId);
         Assert.Equal("perfbench.slowdownWork", diff.Grown[0].Frame);
         // Nothing measured: a profiling run feeds no series.
         Assert.Equal(0, await fixture.App.WithDbAsync(db => db.Runs.CountAsync(r => r.JobId == job.Id)));
@@ -89,7 +100,8 @@ public class ChangePointProfilingEndToEndTests(GitHubFixture fixture) : IClassFi
         {
             Project = "cp-profile", Commit = commit, CommittedAt = committedAt, Branch = "main", Profile = Profile, Suite = "eventstore", Agent = agent,
         };
-        var files = Generic.Times((Benchmark, Generic.Around(level, 0.01, 10, seed: Convert.ToInt32(commit[..6], 16))));
+        var seed = Convert.ToInt32(commit[..6], 16);
+        var files = Generic.Times((Benchmark, Generic.Around(level, 0.01, 10, seed)), (Sibling, Generic.Around(level * 2, 0.01, 10, seed + 1)));
         var response = await client.PostAsync("/api/v1/runs", PerfServiceApp.Upload(meta, ("r.json", files)));
         Assert.Equal(HttpStatusCode.Created, response.StatusCode);
     }

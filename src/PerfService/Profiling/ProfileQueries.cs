@@ -36,8 +36,38 @@ internal static class ProfileQueries
             )
         );
 
-    public static async Task<Ok<List<ProfilingJobDto>>> OfAlert(long alertId, PerfDbContext db, CancellationToken ct) =>
-        TypedResults.Ok(await Jobs(db, db.Jobs.Where(j => j.AlertId == alertId && j.Kind == JobKind.Profile), ct));
+    /// <summary>The alert's own profiling job, or the one of its commit and profile that it joined (alerts of one
+    /// commit share a job: ProfilingJobs.JoinQueuedAsync).</summary>
+    public static async Task<Ok<List<ProfilingJobDto>>> OfAlert(long alertId, PerfDbContext db, CancellationToken ct)
+    {
+        var alert = await db
+            .Alerts.AsNoTracking()
+            .Where(a => a.Id == alertId)
+            .Select(a => new
+            {
+                a.ProjectId,
+                a.ProfileId,
+                a.FromCommit,
+                a.ToCommit,
+            })
+            .FirstOrDefaultAsync(ct);
+        var jobs = db.Jobs.Where(j =>
+            j.Kind == JobKind.Profile
+            && (
+                j.AlertId == alertId
+                || (
+                    alert != null
+                    && j.AlertId != null
+                    && j.PullRequest == null
+                    && j.ProjectId == alert.ProjectId
+                    && j.ProfileId == alert.ProfileId
+                    && j.Commit == alert.ToCommit
+                    && j.BaseCommit == alert.FromCommit
+                )
+            )
+        );
+        return TypedResults.Ok(await Jobs(db, jobs, ct));
+    }
 
     public static async Task<Results<FileContentHttpResult, NotFound>> Native(
         long cpuProfileId,

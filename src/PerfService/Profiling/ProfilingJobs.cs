@@ -82,6 +82,8 @@ public sealed class ProfilingJobs(
         targets = targets.Where(t => !covered.Contains(t)).ToList();
         if (targets.Count == 0)
             return null;
+        if (await JoinQueuedAsync(alert, profile, before, after, targets, ct) is { } joined)
+            return joined;
         var agent =
             await db
                 .Runs.AsNoTracking()
@@ -260,6 +262,51 @@ public sealed class ProfilingJobs(
 
     /// <summary>What earlier profiling jobs at this head and profile already profile: of the pull request, or (with
     /// none) of the default branch's alerts.</summary>
+    /// <summary>
+    /// A commit that slows several benchmarks raises an alert for each: they share the profiling job of that commit and
+    /// profile (one checkout and build a side) while no agent has claimed it. The update is conditional on the job
+    /// still being queued, so a claimed job keeps the targets its agent was given and the next alert gets its own.
+    /// </summary>
+    private async Task<Job?> JoinQueuedAsync(
+        Alert alert,
+        long profile,
+        string before,
+        string after,
+        IReadOnlyList<ProfileTarget> targets,
+        CancellationToken ct
+    )
+    {
+        var queued = await db
+            .Jobs.AsNoTracking()
+            .Where(j =>
+                j.ProjectId == alert.ProjectId
+                && j.ProfileId == profile
+                && j.Kind == JobKind.Profile
+                && j.PullRequest == null
+                && j.AlertId != null
+                && j.Commit == after
+                && j.BaseCommit == before
+                && j.State == JobState.Queued
+            )
+            .OrderBy(j => j.Id)
+            .FirstOrDefaultAsync(ct);
+        if (queued?.Profiling is not { } request)
+            return null;
+        var merged = new ProfilingRequest([.. request.Targets, .. targets]);
+        var updated = await db
+            .Jobs.Where(j => j.Id == queued.Id && j.State == JobState.Queued)
+            .ExecuteUpdateAsync(s => s.SetProperty(j => j.Profiling, merged), ct);
+        if (updated == 0)
+            return null;
+        logger.LogInformation(
+            "Change-point alert {AlertId} joins profiling job {JobId} of the same commit: {Count} benchmark(s)",
+            alert.Id,
+            queued.Id,
+            merged.Targets.Count
+        );
+        return queued;
+    }
+
     private async Task<HashSet<ProfileTarget>> CoveredAsync(
         long projectId,
         long profileId,
