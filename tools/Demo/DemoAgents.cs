@@ -10,12 +10,15 @@ namespace PerfService.Demo;
 public sealed class DemoAgents(string agent, string server, string token, string workdir) : IAsyncDisposable
 {
     private readonly List<Process> _processes = [];
+    private readonly List<StreamWriter> _writers = [];
 
     public IReadOnlyList<string> LogFiles { get; private set; } = [];
 
     public static int Slots => Math.Clamp(Environment.ProcessorCount, 1, 2);
 
-    public void Start(IReadOnlyList<string> profiles)
+    /// <param name="repeatDisturbed">False starts them with --no-repeat-disturbed: a disturbed round is posted as
+    /// measured (marked) instead of repeated, for a machine whose disturbance the calibration found lasting.</param>
+    public void Start(IReadOnlyList<string> profiles, bool repeatDisturbed = true)
     {
         // The product's agent as users run it: its build's perf-agent.dll, or a published single-file executable.
         var dll = agent.EndsWith(".dll", StringComparison.OrdinalIgnoreCase);
@@ -36,12 +39,15 @@ public sealed class DemoAgents(string agent, string server, string token, string
                 RedirectStandardError = true,
                 UseShellExecute = false,
             };
+            if (!repeatDisturbed) info.ArgumentList.Add("--no-repeat-disturbed");
             if (dll) info.ArgumentList.Insert(0, agent);
             info.Environment["PERF_TOKEN"] = token;
             var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start the {profile} agent");
-            var writer = new StreamWriter(log, append: false) { AutoFlush = true };
-            process.OutputDataReceived += (_, e) => { if (e.Data is not null) lock (writer) writer.WriteLine(e.Data); };
-            process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (writer) writer.WriteLine(e.Data); };
+            // A restarted agent goes on in the same log.
+            var writer = new StreamWriter(log, append: LogFiles.Contains(log)) { AutoFlush = true };
+            _writers.Add(writer);
+            process.OutputDataReceived += (_, e) => Write(writer, e.Data);
+            process.ErrorDataReceived += (_, e) => Write(writer, e.Data);
             process.BeginOutputReadLine();
             process.BeginErrorReadLine();
             _processes.Add(process);
@@ -50,10 +56,30 @@ public sealed class DemoAgents(string agent, string server, string token, string
         LogFiles = logs;
     }
 
+    private static void Write(StreamWriter writer, string? line)
+    {
+        if (line is null) return;
+        lock (writer)
+        {
+            // A line still arriving after a killed agent's log was closed has nowhere to go.
+            try { writer.WriteLine(line); } catch (ObjectDisposedException) { }
+        }
+    }
+
     public IEnumerable<string> Exited() =>
         _processes.Where(p => p.HasExited).Select(p => $"agent process {p.Id} exited with {p.ExitCode}");
 
-    public async ValueTask DisposeAsync()
+    /// <summary>Stops the idle agents and starts them again with <paramref name="repeatDisturbed"/>; their work folders
+    /// (checkouts, build caches) stay.</summary>
+    public async Task RestartAsync(IReadOnlyList<string> profiles, bool repeatDisturbed)
+    {
+        await StopAsync();
+        Start(profiles, repeatDisturbed);
+    }
+
+    public ValueTask DisposeAsync() => new(StopAsync());
+
+    private async Task StopAsync()
     {
         foreach (var p in _processes.Where(p => !p.HasExited))
         {
@@ -67,5 +93,8 @@ public sealed class DemoAgents(string agent, string server, string token, string
             catch (OperationCanceledException) { p.Kill(entireProcessTree: true); }
             p.Dispose();
         }
+        _processes.Clear();
+        foreach (var w in _writers) lock (w) w.Dispose();
+        _writers.Clear();
     }
 }

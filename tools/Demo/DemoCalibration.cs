@@ -6,18 +6,22 @@ namespace PerfService.Demo;
 /// Measures the noise the demo is in before it plans anything: the history's own suite, run several rounds on every
 /// profile at one commit of a branch of its own (the agents, slots and pinning the history will have; the first
 /// round also fills each agent's build cache, so the history starts warm). The spread of those rounds, per benchmark
-/// family and profile, is the run-to-run noise the planted steps have to beat.
+/// family and profile, is the run-to-run noise the planted steps have to beat; how many of them the agents found
+/// disturbed says whether that noise comes from a lasting disturbance.
 /// </summary>
 public sealed class DemoCalibration(DemoApi api, DemoScenario scenario, TextWriter output)
 {
     /// <summary>Rounds a profile: enough for a robust spread over a family's cases (6 rounds × 2–3 cases).</summary>
     public const int Rounds = 6;
 
-    /// <summary>The calibration job, on every profile.</summary>
-    public object Job(string commit) => new
+    /// <summary>
+    /// The calibration's jobs, on every profile: its rounds in two jobs a profile, so that three agents sharing two
+    /// slots keep both busy (three jobs of six rounds would leave one slot idle for a third of the time).
+    /// </summary>
+    public IEnumerable<object> Jobs(string commit) => Enumerable.Range(0, 2).Select(_ => (object)new
     {
-        project = DemoScenario.Project, commit, branch = DemoRepository.CalibrationBranch, suites = scenario.HistorySuites, quick = true, rounds = Rounds,
-    };
+        project = DemoScenario.Project, commit, branch = DemoRepository.CalibrationBranch, suites = scenario.HistorySuites, quick = true, rounds = Rounds / 2,
+    });
 
     public async Task<DemoPlanner.Calibrated> MeasureAsync(string commit, string benchtime, CancellationToken ct)
     {
@@ -53,8 +57,25 @@ public sealed class DemoCalibration(DemoApi api, DemoScenario scenario, TextWrit
             return worst;
         }
         var perProfile = new List<string>();
-        var noise = new DemoPlanner.Calibrated(benchtime, Worst(scenario.MainSlowedBenchmark, perProfile), Worst(scenario.PullRequestSlowedBenchmark, perProfile));
-        output.WriteLine($"  run-to-run noise at -benchtime={benchtime} ({Rounds} rounds a profile): {string.Join(", ", perProfile)}");
+        var (disturbed, runs) = await DisturbedAsync(commit, ct);
+        var noise = new DemoPlanner.Calibrated(benchtime, Worst(scenario.MainSlowedBenchmark, perProfile), Worst(scenario.PullRequestSlowedBenchmark, perProfile),
+            disturbed, runs);
+        output.WriteLine($"  run-to-run noise at -benchtime={benchtime} ({Rounds} rounds a profile): {string.Join(", ", perProfile)}; " +
+                         $"{disturbed} of {runs} rounds disturbed by other programs");
         return noise;
+    }
+
+    /// <summary>How many of the calibration's rounds at <paramref name="commit"/> the agents found disturbed.</summary>
+    private async Task<(int Disturbed, int Runs)> DisturbedAsync(string commit, CancellationToken ct)
+    {
+        var runs = (await api.GetArrayAsync($"api/v1/projects/{DemoScenario.Project}/runs?limit=1000", ct))
+            .Where(r => (string?)r!["commit"] == commit && (string?)r["branch"] == DemoRepository.CalibrationBranch).ToList();
+        var disturbed = 0;
+        foreach (var run in runs)
+        {
+            var detail = await api.GetAsync($"api/v1/runs/{(long)run!["id"]!}", ct);
+            if ((bool?)detail?["run"]?["disturbance"]?["disturbed"] == true) disturbed++;
+        }
+        return (disturbed, runs.Count);
     }
 }

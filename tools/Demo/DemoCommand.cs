@@ -62,9 +62,14 @@ public static class DemoCommand
             var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(isFull ? 120 : 90);
             var phases = new DemoPhases(api, new DemoProgress(api, agents, deadline, output), timeline, output);
 
-            var (calibrations, plan) = await CalibrateAsync(repo, api, phases, scenario, output, ct);
+            var (calibrations, plan) = await CalibrateAsync(repo, api, phases, scenario, timeline, output, ct);
             scenario = scenario with { Plan = plan };
             await api.SetRoundBudgetAsync(DemoScenario.Project, scenario.RoundBudget, ct);
+            if (!plan.RepeatDisturbed)
+            {
+                output.WriteLine("==> restarting the agents with --no-repeat-disturbed: the calibration found the disturbance lasting");
+                await agents.RestartAsync(scenario.Profiles, repeatDisturbed: false);
+            }
             timeline.Mark("noise measured, plan made");
 
             output.WriteLine("==> creating main's history (a planted slowdown part-way) and the pull request");
@@ -88,8 +93,8 @@ public static class DemoCommand
                 {
                     project = DemoScenario.Project, commit = history.PullRequestHead, baseCommit = history.Final, branch = "feature/projections",
                     pullRequest = DemoScenario.PullRequest, suites = scenario.PullRequestSuites, quick = true, rounds = scenario.PullRequestRounds,
-                }], ct, phases.PullRequestJudged(ct));
-            timeline.Mark("all jobs done");
+                }], ct, phases.PullRequestJudged(scenario, ct));
+            timeline.Mark("pull request judged");
 
             output.WriteLine("==> checking what PerfService found");
             var checks = new DemoChecks(api, scenario, history, output);
@@ -119,7 +124,7 @@ public static class DemoCommand
     /// expected to be quiet enough, keeping whichever measured less noise. The plan follows from the kept one.
     /// </summary>
     private static async Task<(List<DemoPlanner.Calibrated>, DemoPlan)> CalibrateAsync(
-        DemoRepository repo, DemoApi api, DemoPhases phases, DemoScenario scenario, TextWriter output, CancellationToken ct)
+        DemoRepository repo, DemoApi api, DemoPhases phases, DemoScenario scenario, DemoTimeline timeline, TextWriter output, CancellationToken ct)
     {
         var calibration = new DemoCalibration(api, scenario, output);
         var measured = new List<DemoPlanner.Calibrated>();
@@ -129,8 +134,9 @@ public static class DemoCommand
         {
             var commit = await repo.CalibrationCommitAsync(benchtime, ct);
             await phases.RunAsync($"measuring this machine's noise: the history's benchmarks, {DemoCalibration.Rounds} rounds on every profile at -benchtime={benchtime}",
-                [calibration.Job(commit)], ct);
+                calibration.Jobs(commit), ct);
             measured.Add(await calibration.MeasureAsync(commit, benchtime, ct));
+            timeline.Mark($"noise measured at -benchtime={benchtime}");
             var longer = DemoPlanner.LongerBenchtime(benchtime, measured[^1].Worst, limit);
             if (longer == benchtime || measured.Count > 1) break;
             output.WriteLine($"  above the {DemoPlanner.Pct(limit)} a +{DemoPlanner.Floor(scenario.Full)}% step needs: trying -benchtime={longer}");
