@@ -16,9 +16,7 @@ public sealed class DemoAgents(string agent, string server, string token, string
 
     public static int Slots => Math.Clamp(Environment.ProcessorCount, 1, 2);
 
-    /// <param name="repeatDisturbed">False starts them with --no-repeat-disturbed: a disturbed round is posted as
-    /// measured (marked) instead of repeated, for a machine whose disturbance the calibration found lasting.</param>
-    public void Start(IReadOnlyList<string> profiles, bool repeatDisturbed = true)
+    public void Start(IReadOnlyList<string> profiles)
     {
         // The product's agent as users run it: its build's perf-agent.dll, or a published single-file executable.
         var dll = agent.EndsWith(".dll", StringComparison.OrdinalIgnoreCase);
@@ -39,12 +37,10 @@ public sealed class DemoAgents(string agent, string server, string token, string
                 RedirectStandardError = true,
                 UseShellExecute = false,
             };
-            if (!repeatDisturbed) info.ArgumentList.Add("--no-repeat-disturbed");
             if (dll) info.ArgumentList.Insert(0, agent);
             info.Environment["PERF_TOKEN"] = token;
             var process = Process.Start(info) ?? throw new InvalidOperationException($"could not start the {profile} agent");
-            // A restarted agent goes on in the same log.
-            var writer = new StreamWriter(log, append: LogFiles.Contains(log)) { AutoFlush = true };
+            var writer = new StreamWriter(log) { AutoFlush = true };
             _writers.Add(writer);
             process.OutputDataReceived += (_, e) => Write(writer, e.Data);
             process.ErrorDataReceived += (_, e) => Write(writer, e.Data);
@@ -68,14 +64,6 @@ public sealed class DemoAgents(string agent, string server, string token, string
 
     public IEnumerable<string> Exited() =>
         _processes.Where(p => p.HasExited).Select(p => $"agent process {p.Id} exited with {p.ExitCode}");
-
-    /// <summary>Stops the idle agents and starts them again with <paramref name="repeatDisturbed"/>; their work folders
-    /// (checkouts, build caches) stay.</summary>
-    public async Task RestartAsync(IReadOnlyList<string> profiles, bool repeatDisturbed)
-    {
-        await StopAsync();
-        Start(profiles, repeatDisturbed);
-    }
 
     public ValueTask DisposeAsync() => new(StopAsync());
 

@@ -58,8 +58,7 @@ public sealed class DemoCalibration(DemoApi api, DemoScenario scenario, TextWrit
         }
         var perProfile = new List<string>();
         var (disturbed, runs) = await DisturbedAsync(commit, ct);
-        var noise = new DemoPlanner.Calibrated(benchtime, Worst(scenario.MainSlowedBenchmark, perProfile), Worst(scenario.PullRequestSlowedBenchmark, perProfile),
-            disturbed, runs);
+        var noise = new DemoPlanner.Calibrated(benchtime, Worst(scenario.MainSlowedBenchmark, perProfile), Worst(scenario.PullRequestSlowedBenchmark, perProfile));
         output.WriteLine($"  run-to-run noise at -benchtime={benchtime} ({Rounds} rounds a profile): {string.Join(", ", perProfile)}; " +
                          $"{disturbed} of {runs} rounds disturbed by other programs");
         return noise;

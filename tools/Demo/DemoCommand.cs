@@ -65,11 +65,6 @@ public static class DemoCommand
             var (calibrations, plan) = await CalibrateAsync(repo, api, phases, scenario, timeline, output, ct);
             scenario = scenario with { Plan = plan };
             await api.SetRoundBudgetAsync(DemoScenario.Project, scenario.RoundBudget, ct);
-            if (!plan.RepeatDisturbed)
-            {
-                output.WriteLine("==> restarting the agents with --no-repeat-disturbed: the calibration found the disturbance lasting");
-                await agents.RestartAsync(scenario.Profiles, repeatDisturbed: false);
-            }
             timeline.Mark("noise measured, plan made");
 
             output.WriteLine("==> creating main's history (a planted slowdown part-way) and the pull request");

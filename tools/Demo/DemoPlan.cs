@@ -1,5 +1,4 @@
 using System.Globalization;
-using PerfService.Core.Disturbances;
 
 namespace PerfService.Demo;
 
@@ -9,7 +8,7 @@ namespace PerfService.Demo;
 /// <see cref="Notes"/> say, in the summary, what was changed from the defaults and why.
 /// </summary>
 public sealed record DemoPlan(string Benchtime, int MainStepPercent, int PullRequestStepPercent, int TargetStepPercent,
-    int PullRequestRounds, IReadOnlyList<string> Notes, bool RepeatDisturbed = true)
+    int PullRequestRounds, IReadOnlyList<string> Notes)
 {
     /// <summary>The project's budget of rounds a side for re-runs of inconclusive verdicts.</summary>
     public int RoundBudget => 3 * PullRequestRounds;
@@ -90,22 +89,14 @@ public static class DemoPlanner
         // The Rivulet target is planted with the main step's margin: its suite meets the same machine.
         var target = full ? Math.Max(RealStepPercent, main) : RealStepPercent;
         if (target > RealStepPercent) notes.Add($"Rivulet's retries are made {target}% slower instead of {RealStepPercent}%");
-        var (disturbed, runs) = (measured.Sum(m => m.DisturbedRuns), measured.Sum(m => m.Runs));
-        // The service's own rule: when most rounds are disturbed, disturbance is the machine's usual state, not an
-        // outlier. An agent then repeats the first disturbed round of every job only to find it disturbed again, which
-        // doubles the history's one-round jobs without a cleaner point.
-        var lasting = disturbed > 0 && !DisturbedRounds.LeaveOutOfSeries(disturbed: true, disturbed, runs);
-        if (lasting)
-            notes.Add($"{disturbed} of {runs} calibration rounds were disturbed by other programs: the disturbance is lasting, so the agents " +
-                      "post a disturbed round as measured (marked) instead of repeating it");
-        return new DemoPlan(kept.Benchtime, main, pr, target, rounds, notes, RepeatDisturbed: !lasting);
+        return new DemoPlan(kept.Benchtime, main, pr, target, rounds, notes);
     }
 
     /// <summary>
     /// One calibration: the worst profile's σ (log) of each planted family at one benchtime, and how many of its
     /// rounds the agents found disturbed by other programs.
     /// </summary>
-    public sealed record Calibrated(string Benchtime, double Main, double PullRequest, int DisturbedRuns = 0, int Runs = 0)
+    public sealed record Calibrated(string Benchtime, double Main, double PullRequest)
     {
         public double Worst => Math.Max(Main, PullRequest);
     }

@@ -49,21 +49,6 @@ public class DemoPlanTests
     }
 
     [Fact]
-    public void A_disturbance_in_most_calibration_rounds_is_lasting_and_the_agents_stop_repeating_rounds()
-    {
-        // Two busy loops beside the demo: every round disturbed, and a repeat would only be disturbed again.
-        var busy = DemoPlanner.Plan(full: true, [new("20ms", Sigma(30), Sigma(30), DisturbedRuns: 18, Runs: 18), new("100ms", Sigma(4), Sigma(4), 17, 18)]);
-        Assert.False(busy.RepeatDisturbed);
-        Assert.Contains(busy.Notes, n => n.Contains("35 of 36 calibration rounds were disturbed") && n.Contains("instead of repeating it"));
-
-        // A browser's burst in a few rounds is an outlier: repeating such a round gives the history a clean point.
-        var quiet = DemoPlanner.Plan(full: true, [new("20ms", Sigma(2), Sigma(2), DisturbedRuns: 3, Runs: 18)]);
-        Assert.True(quiet.RepeatDisturbed);
-        Assert.Empty(quiet.Notes);
-        Assert.True(DemoPlanner.Plan(full: true, [new("20ms", Sigma(2), Sigma(2))]).RepeatDisturbed);
-    }
-
-    [Fact]
     public void The_demo_manifest_runs_rivulet_on_its_host_runtime_and_planting_keeps_that()
     {
         var manifest = System.Text.Json.Nodes.JsonNode.Parse("""
