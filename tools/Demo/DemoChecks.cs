@@ -39,7 +39,7 @@ public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoR
                 (on.Count > 0 ? $"alerted {found.Count} times, on {string.Join(", ", on)}" : "NOT found") +
                 (on.Count > 0 && missing.Count > 0 ? $"; not on {string.Join(", ", missing)}" : "") +
                 Elsewhere(changePoints.Except(found).ToList()) +
-                (on.Count == 0 ? " (the summary below measures the noise it had to beat)" : "");
+                (on.Count == 0 ? " (the summary below measures the noise it had to beat from the points the detector reads; it needs 10 before a change)" : "");
             return new Look(missing.Count == 0, settled, what,
                 $"not yet on {string.Join(", ", missing)}{(on.Count > 0 ? $" (found on {string.Join(", ", on)})" : "")}; {runs} runs on main stored, {analysis}",
                 Enough: on.Count > 0);

@@ -37,7 +37,7 @@ public static class DemoPlanner
     public const int NoisyRounds = 6;
     /// <summary>
     /// Benchtimes the history may use, shortest first. The longest keeps the full demo within 20 minutes on 2 cores
-    /// shared with two busy loops (75 history jobs of 25 benchmark runs each, two at a time).
+    /// shared with two busy loops (84 history jobs of 25 benchmark runs each, two at a time).
     /// </summary>
     public static readonly string[] Benchtimes = ["20ms", "50ms", "100ms"];
 

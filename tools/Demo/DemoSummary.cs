@@ -39,14 +39,19 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
         var plantedFrom = history.Main.Skip(scenario.PlantedAt).Select(c => c.Sha).Append(history.Final).ToHashSet(StringComparer.Ordinal);
         var before = history.Main.Take(scenario.PlantedAt).Select(c => c.Sha).ToHashSet(StringComparer.Ordinal);
         var planted = scenario.MainSlowdownPercent / 100.0;
-        output.WriteLine($"  planted +{scenario.MainSlowdownPercent}% on main, measured (median after / before the planting commit; noise: spread of the {before.Count} runs before it):");
+        output.WriteLine($"  planted +{scenario.MainSlowdownPercent}% on main, measured (median after / before the planting commit; noise: spread of the runs before it; the points the change-point detector reads, rounds left out as disturbed not among them):");
         var measured = new List<DemoNoise>();
+        var leftOut = new Dictionary<long, bool>();
         foreach (var (id, key) in await PlantedBenchmarksAsync(ct))
         {
             var series = await api.GetAsync($"api/v1/projects/{DemoScenario.Project}/series?benchmark={id}&measure=time&branch=main&limit=10000", ct);
             foreach (var line in series?["lines"] as JsonArray ?? [])
             {
-                var points = (line!["points"] as JsonArray ?? []).Select(p => ((string?)p!["commit"], (double?)p["value"])).Where(p => p.Item2 > 0).ToList();
+                // The points the change-point detector reads: a round left out as disturbed is not one of them.
+                var points = new List<(string?, double?)>();
+                foreach (var p in line!["points"] as JsonArray ?? [])
+                    if ((double?)p!["value"] > 0 && !await LeftOutAsync((long)p["runId"]!, leftOut, ct))
+                        points.Add(((string?)p["commit"], (double?)p["value"]));
                 var noise = DemoNoise.Measure(points.Where(p => before.Contains(p.Item1!)).Select(p => p.Item2!.Value).ToList(),
                     points.Where(p => plantedFrom.Contains(p.Item1!)).Select(p => p.Item2!.Value).ToList());
                 if (noise is null) continue;
@@ -96,6 +101,13 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
     {
         foreach (var (phase, at) in timeline.Marks)
             output.WriteLine($"  +{DemoTimeline.Format(at),-8} {phase}");
+    }
+
+    private async Task<bool> LeftOutAsync(long runId, Dictionary<long, bool> known, CancellationToken ct)
+    {
+        if (!known.TryGetValue(runId, out var left))
+            known[runId] = left = (bool?)(await api.GetAsync($"api/v1/runs/{runId}", ct))?["run"]?["leftOutAsDisturbed"] == true;
+        return left;
     }
 
     private async Task<List<(long Id, string Key)>> PlantedBenchmarksAsync(CancellationToken ct)
