@@ -22,7 +22,7 @@ public static class AgentFactory
         var processes = new ProcessRunner();
         var client = new PerfServiceClient(http);
         var spool = new RunSpool(options.SpoolDir, clock);
-        var delivery = new RunDelivery(spool, client);
+        var delivery = new RunDelivery(spool, client, clock);
         var runner = new JobRunner(
             options,
             new GitWorkspace(processes, options.WorkDir),
@@ -31,8 +31,7 @@ public static class AgentFactory
             delivery,
             clock,
             processes,
-            ProfileRunners.CreateDefault(processes),
-            client
+            ProfileRunners.CreateDefault(processes)
         );
         var supervisor = new JobSupervisor(client, runner, options.HeartbeatInterval);
         return new AgentDriver(options, identity, client, delivery, supervisor, console, clock);

@@ -42,19 +42,20 @@ public sealed class ProfilingEndToEndTests : IDisposable
     }
 
     private async Task<(CompleteJobRequest Complete, string Log)> RunAsync(JobAssignment job, IReadOnlyDictionary<string, string?>? environment = null,
-        HarnessIsolation? isolation = null)
+        HarnessIsolation? isolation = null, TimeSpan? uploadRetry = null)
     {
         _api.Enqueue(job with { RepositoryUrl = _repo });
         var options = new AgentOptions
         {
             Server = _api.Url, Token = "t", Profile = "ci", WorkDir = _dir.Combine("work"), Name = "bench-1", Once = true,
             WaitSeconds = 1, HeartbeatInterval = TimeSpan.FromMilliseconds(500), HarnessEnvironment = environment ?? new Dictionary<string, string?>(),
-            Isolation = isolation ?? HarnessIsolation.None,
+            Isolation = isolation ?? HarnessIsolation.None, UploadRetry = uploadRetry ?? TimeSpan.FromSeconds(30),
         };
         var console = new AgentConsole(TextWriter.Null, TimeProvider.System);
         using var http = AgentFactory.CreateHttpClient(options);
         await AgentFactory.Create(options, _identity, console, TimeProvider.System, http).RunAsync(CancellationToken.None);
-        var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
+        // The last report is the one the service took (an earlier one may have met a service that was away).
+        var complete = _api.Completes[^1].Json<CompleteJobRequest>();
         var log = string.Join('\n', _api.Heartbeats.SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []).Concat(complete.Log ?? []));
         return (complete, log);
     }
@@ -139,6 +140,58 @@ public sealed class ProfilingEndToEndTests : IDisposable
         var posted = Posted();
         Assert.Equal(["base", "head"], posted.Select(p => p.Metadata.Role));
         Assert.All(posted, p => Assert.Contains(p.Stacks.Stacks.Keys, s => s.Contains("perfbench.(*Store).Read", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public async Task A_profile_the_service_could_not_take_during_the_job_is_posted_from_the_spool_before_the_job_completes()
+    {
+        const string perfJson = """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go", "quickArgs": ["-benchtime=200ms"] } ] }""";
+        var head = Commit("head", perfJson, "go");
+        // The service refuses uploads once the job has started, and is back after the agent first reports the job done.
+        var down = false;
+        _api.Heartbeat = _ =>
+        {
+            down = true;
+            return FakeResponse.Ok(new HeartbeatResponse(false, DateTimeOffset.UtcNow.AddMinutes(1), null));
+        };
+        _api.Profiles = _ => down ? FakeResponse.Problem(503, "Service Unavailable", "restarting") : null;
+        _api.Complete = _ =>
+        {
+            if (!down) return null;
+            down = false;
+            return FakeResponse.Problem(503, "Service Unavailable", "restarting");
+        };
+
+        var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("eventstore", "perfbench.BenchmarkRead/simple")), uploadRetry: TimeSpan.FromSeconds(2));
+
+        Assert.True(complete.Succeeded, complete.Error + "\n" + log);
+        Assert.Contains("kept in the spool, will retry", log);
+        // Retried within the job, then from the spool: one key throughout, refused until the service was back, then
+        // taken before the job was reported done.
+        var posts = _api.ProfilePosts;
+        Assert.True(posts.Count >= 3, $"{posts.Count} posts");
+        Assert.All(posts, p => Assert.Equal("job-42-profile-eventstore-perfbench.BenchmarkRead%2Fsimple-head-1", p.Header("Idempotency-Key")));
+        var requests = _api.Service.Requests.Select(r => r.Path).ToList();
+        Assert.Equal(2, _api.Completes.Count);
+        Assert.True(requests.FindLastIndex(p => p == "/api/v1/profiles") > requests.FindIndex(p => p.EndsWith("/complete", StringComparison.Ordinal)),
+            "the spooled profile was posted once the service was back");
+        Assert.True(requests.FindLastIndex(p => p == "/api/v1/profiles") < requests.FindLastIndex(p => p.EndsWith("/complete", StringComparison.Ordinal)),
+            "the profile was delivered before the job was reported done");
+        Assert.Empty(Directory.GetDirectories(_dir.Combine("work", "spool")));
+    }
+
+    [Fact]
+    public async Task A_profile_the_service_refuses_is_not_retried_and_fails_its_target_with_the_services_message()
+    {
+        var head = Commit("head", """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go", "quickArgs": ["-benchtime=200ms"] } ] }""", "go");
+        _api.Profiles = _ => FakeResponse.Problem(400, "Unreadable profile", "the file is not a readable pprof profile");
+
+        var (complete, _) = await RunAsync(Job(head, null, new ProfileTarget("eventstore", "perfbench.BenchmarkRead/simple")));
+
+        Assert.False(complete.Succeeded);
+        Assert.Contains("profile of perfbench.BenchmarkRead/simple (suite eventstore) failed", complete.Error);
+        Assert.Contains("Unreadable profile: the file is not a readable pprof profile", complete.Error);
+        Assert.Single(_api.ProfilePosts);
     }
 
     [Fact]
