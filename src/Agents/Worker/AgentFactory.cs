@@ -16,7 +16,8 @@ public static class AgentFactory
         AgentIdentity identity,
         AgentConsole console,
         TimeProvider clock,
-        HttpClient http
+        HttpClient http,
+        SuiteRunners? profilers = null
     )
     {
         var processes = new ProcessRunner();
@@ -31,7 +32,7 @@ public static class AgentFactory
             delivery,
             clock,
             processes,
-            ProfileRunners.CreateDefault(processes)
+            profilers ?? ProfileRunners.CreateDefault(processes)
         );
         var supervisor = new JobSupervisor(client, runner, options.HeartbeatInterval);
         return new AgentDriver(options, identity, client, delivery, supervisor, console, clock);
