@@ -11,9 +11,9 @@ namespace PerfService.Agents.Jobs;
 /// <summary>
 /// A profiling job (<see cref="JobAssignment.Profiling"/>): each target's benchmark under its harness's profiler
 /// (Profiling/), base and head interleaved in the rounds' ABBA order, each profile read back here (a broken one is
-/// never posted) and posted to POST /api/v1/profiles through the spool. Nothing of it is posted as a run: a profiled run is slowed by
-/// its profiler and feeds no verdict. One target that cannot be profiled fails alone, with a log line that names
-/// it; the job fails only when no target could be profiled.
+/// never posted) and posted to POST /api/v1/profiles through the spool. Nothing of it is posted as a run: a profiled
+/// run is slowed by its profiler and feeds no verdict. One target that cannot be profiled fails alone, with a log
+/// line that names it; the job fails only when no target could be profiled.
 /// </summary>
 public sealed partial class JobRunner
 {
