@@ -679,8 +679,9 @@ namespace PerfService.Migrations.Migrations
                     b.HasIndex("ProjectId")
                         .HasDatabaseName("ix_cpu_profiles_project_id");
 
-                    b.HasIndex("JobId", "Benchmark")
-                        .HasDatabaseName("ix_cpu_profiles_job_id_benchmark");
+                    b.HasIndex("JobId", "Benchmark", "Suite", "Role", "Round")
+                        .IsUnique()
+                        .HasDatabaseName("ix_cpu_profiles_job_id_benchmark_suite_role_round");
 
                     b.ToTable("cpu_profiles", (string)null);
                 });

@@ -27,6 +27,10 @@ public sealed record AgentOptions
     public bool RepeatDisturbed { get; init; } = true;
     public TimeSpan HeartbeatInterval { get; init; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>How long a profile upload the service answers with a transient failure is retried within its job,
+    /// before it waits in the spool.</summary>
+    public TimeSpan UploadRetry { get; init; } = TimeSpan.FromSeconds(30);
+
     /// <summary>How harnesses are kept away from the agent: --run-as USER, --sandbox, the token file masked.</summary>
     public Isolation.HarnessIsolation Isolation { get; init; } = PerfService.Agents.Isolation.HarnessIsolation.None;
 

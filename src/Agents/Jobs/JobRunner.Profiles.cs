@@ -1,4 +1,3 @@
-using PerfService.Agents.Client;
 using PerfService.Agents.Isolation;
 using PerfService.Agents.Machine;
 using PerfService.Agents.Processes;
@@ -12,9 +11,9 @@ namespace PerfService.Agents.Jobs;
 /// <summary>
 /// A profiling job (<see cref="JobAssignment.Profiling"/>): each target's benchmark under its harness's profiler
 /// (Profiling/), base and head interleaved in the rounds' ABBA order, each profile read back here (a broken one is
-/// never posted) and posted to POST /api/v1/profiles. Nothing of it is posted as a run: a profiled run is slowed by
-/// its profiler and feeds no verdict. One target that cannot be profiled fails alone, with a log line that names
-/// it; the job fails only when no target could be profiled.
+/// never posted) and posted to POST /api/v1/profiles through the spool. Nothing of it is posted as a run: a profiled
+/// run is slowed by its profiler and feeds no verdict. One target that cannot be profiled fails alone, with a log
+/// line that names it; the job fails only when no target could be profiled.
 /// </summary>
 public sealed partial class JobRunner
 {
@@ -130,12 +129,9 @@ public sealed partial class JobRunner
         // Names may hold any character (criterion's are often not ASCII); a header carries ASCII only.
         var key =
             $"job-{job.JobId}-profile-{Uri.EscapeDataString(target.Suite)}-{Uri.EscapeDataString(target.Benchmark)}-{step.Role.Name()}-{step.Round}";
-        var result = await client.PostProfileAsync(metadata, file, key, ct);
-        if (result.Status != ApiStatus.Ok)
-            throw new JobFailedException(
-                $"{what}: the service did not take the profile ({result.HttpStatus}): {result.Error}"
-            );
-        log.Note($"posted profile of {what} → profile {result.Value?.ProfileId}");
+        // Spooled like a run, but retried within the job first: the service takes a profile only while the job is
+        // held, so one that waits for the drains between jobs may come too late.
+        await SpoolAndPostAsync(key, () => spool.Write(key, metadata, file), options.UploadRetry, log, ct);
     }
 
     /// <summary>Reads the profile as the service will: one it would refuse is a failure here, where the log says

@@ -1,4 +1,3 @@
-using PerfService.Agents.Client;
 using PerfService.Agents.Isolation;
 using PerfService.Agents.Machine;
 using PerfService.Agents.Processes;
@@ -26,8 +25,7 @@ public sealed partial class JobRunner(
     RunDelivery delivery,
     TimeProvider clock,
     ProcessRunner processes,
-    SuiteRunners profilers,
-    PerfServiceClient client
+    SuiteRunners profilers
 )
 {
     private readonly DisturbanceProbe _probe = new();
@@ -245,7 +243,9 @@ public sealed partial class JobRunner(
             FinishedAt = finished,
             Disturbance = disturbance,
         };
-        await SpoolAndPostAsync(step.IdempotencyKey(job.JobId), metadata, output, log, ct);
+        var key = step.IdempotencyKey(job.JobId);
+        // A run is taken whenever it arrives: one the service cannot take now waits in the spool at once.
+        await SpoolAndPostAsync(key, () => spool.Write(key, metadata, output.Files), TimeSpan.Zero, log, ct);
     }
 
     /// <summary>A harness run of <paramref name="suite"/> on one side: its folder in the checkout, the workspace's
@@ -371,29 +371,23 @@ public sealed partial class JobRunner(
             || (a.Disturbed == b.Disturbed && a.OtherCpuShare + a.StealShare < b.OtherCpuShare + b.StealShare)
         );
 
-    private async Task SpoolAndPostAsync(
-        string key,
-        RunMetadata metadata,
-        SuiteOutput output,
-        JobLog log,
-        CancellationToken ct
-    )
+    /// <summary>Spools an upload (<paramref name="write"/>), then posts it, retrying a transient failure for
+    /// <paramref name="retryFor"/>; what still does not get through stays spooled for the drains between jobs.</summary>
+    private async Task SpoolAndPostAsync(string key, Action write, TimeSpan retryFor, JobLog log, CancellationToken ct)
     {
         try
         {
-            spool.Write(key, metadata, output.Files);
+            write();
         }
         catch (IOException e)
         {
             throw new JobFailedException($"{key}: results not kept: {e.Message}");
         }
-        var posted = await delivery.DeliverAsync(key, ct);
+        var posted = await delivery.DeliverRetryingAsync(key, retryFor, log.Note, ct);
         switch (posted.Status)
         {
             case DeliveryStatus.Posted:
-                log.Note(
-                    $"posted {key} → run {posted.Run?.RunId}{(posted.Run?.Duplicate == true ? " (duplicate of an earlier post)" : "")}"
-                );
+                log.Note($"posted {key} → {posted.Stored}");
                 break;
             case DeliveryStatus.Kept:
                 log.Note($"warning: could not post {key} ({posted.Error}); kept in the spool, will retry");

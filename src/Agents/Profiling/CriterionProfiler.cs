@@ -16,7 +16,9 @@ namespace PerfService.Agents.Profiling;
 /// ("profiling" under the usual one), so the measuring build's cache stays as it was. cpu-clock is a software event:
 /// it samples on-CPU time where a VM or container offers no hardware counters.
 /// </summary>
-public sealed class CriterionProfiler(ProcessRunner processes) : SuiteRunner(processes)
+/// <param name="paranoidFile">Where the kernel's perf_event_paranoid level is read (<see cref="PerfAccess"/>).</param>
+public sealed class CriterionProfiler(ProcessRunner processes, string paranoidFile = PerfAccess.ParanoidFile)
+    : SuiteRunner(processes)
 {
     public const string FileName = "perf.folded";
     public const int Seconds = 5;
@@ -45,6 +47,11 @@ public sealed class CriterionProfiler(ProcessRunner processes) : SuiteRunner(pro
 
     protected override void Prepare(SuiteRun run)
     {
+        if (
+            PerfAccess.Refusal(PerfAccess.ReadParanoid(paranoidFile), run.Isolation, Environment.IsPrivilegedProcess) is
+            { } refusal
+        )
+            throw new InvalidOperationException(refusal);
         Directory.CreateDirectory(run.ScratchDir);
         foreach (var old in new[] { Data(run), Data(run) + ".json", Text(run) })
             File.Delete(old);

@@ -7,13 +7,19 @@ using PerfService.Core.Parsing;
 
 namespace PerfService.Agents.Spool;
 
-/// <summary>One result set waiting to be posted: its idempotency key, metadata and files.</summary>
-public sealed record SpoolEntry(string Key, RunMetadata Run, IReadOnlyList<Artifact> Files);
+/// <summary>One upload waiting to be posted: its idempotency key, its metadata (a result set's <paramref name="Run"/>
+/// or a profile's <paramref name="Profile"/>) and its files (a profile has one).</summary>
+public sealed record SpoolEntry(
+    string Key,
+    RunMetadata? Run,
+    IReadOnlyList<Artifact> Files,
+    ProfileUploadMetadata? Profile = null
+);
 
 /// <summary>
-/// Every result set lands here before it is posted, and leaves only once the service has it (or refused it), so an
-/// unreachable service or an agent restart loses nothing. Layout: {root}/&lt;key&gt;/entry.json + files/…; an entry is
-/// written under .tmp/ and renamed into place, so a half-written entry is never posted.
+/// Every result set and every profile lands here before it is posted, and leaves only once the service has it (or
+/// refused it), so an unreachable service or an agent restart loses nothing. Layout: {root}/&lt;key&gt;/entry.json +
+/// files/…; an entry is written under .tmp/ and renamed into place, so a half-written entry is never posted.
 /// </summary>
 /// <param name="time">Orders the entries (oldest first); the agent's clock, the system's unless a test fakes
 /// it.</param>
@@ -27,11 +33,25 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
 
     public string Root => root;
 
-    private sealed record EntryJson(string Key, RunMetadata Run, DateTimeOffset SpooledAt);
+    // Profile is absent from the entries of agents that spooled result sets only: they read as result sets.
+    private sealed record EntryJson(
+        string Key,
+        RunMetadata? Run,
+        DateTimeOffset SpooledAt,
+        ProfileUploadMetadata? Profile = null
+    );
 
     /// <exception cref="IOException">The disk is full or the spool is not writable; nothing was kept.</exception>
-    public void Write(string key, RunMetadata run, IReadOnlyList<Artifact> files)
+    public void Write(string key, RunMetadata run, IReadOnlyList<Artifact> files) =>
+        Write(new EntryJson(key, run, _time.GetUtcNow()), files);
+
+    /// <exception cref="IOException">The disk is full or the spool is not writable; nothing was kept.</exception>
+    public void Write(string key, ProfileUploadMetadata profile, Artifact file) =>
+        Write(new EntryJson(key, null, _time.GetUtcNow(), profile), [file]);
+
+    private void Write(EntryJson entry, IReadOnlyList<Artifact> files)
     {
+        var key = entry.Key;
         var temp = Path.Combine(root, TempDir, Guid.NewGuid().ToString("N"));
         try
         {
@@ -42,12 +62,9 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
                 File.WriteAllBytes(path, file.Content.ToArray());
             }
             Directory.CreateDirectory(temp);
-            File.WriteAllText(
-                Path.Combine(temp, EntryFile),
-                JsonSerializer.Serialize(new EntryJson(key, run, _time.GetUtcNow()), PerfServiceClient.Json)
-            );
+            File.WriteAllText(Path.Combine(temp, EntryFile), JsonSerializer.Serialize(entry, PerfServiceClient.Json));
             var target = Path.Combine(root, DirectoryName(key));
-            // A newer result under the same key replaces one that was never posted: the service keeps one per key
+            // A newer upload under the same key replaces one that was never posted: the service keeps one per key
             // anyway.
             if (Directory.Exists(target))
                 Directory.Delete(target, recursive: true);
@@ -88,7 +105,10 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
 
     private static EntryJson ReadEntry(string dir) =>
         JsonSerializer.Deserialize<EntryJson>(File.ReadAllText(Path.Combine(dir, EntryFile)), PerfServiceClient.Json)
-        ?? throw new IOException($"{dir}/{EntryFile} is empty");
+            is { } entry
+        && (entry.Run is null) != (entry.Profile is null)
+            ? entry
+            : throw new IOException($"{dir}/{EntryFile} holds neither a result set nor a profile");
 
     public SpoolEntry Read(string key)
     {
@@ -105,7 +125,7 @@ public sealed class RunSpool(string root, TimeProvider? time = null)
                 .OrderBy(a => a.Path, StringComparer.Ordinal)
                 .ToList()
             : [];
-        return new SpoolEntry(entry.Key, entry.Run, files);
+        return new SpoolEntry(entry.Key, entry.Run, files, entry.Profile);
     }
 
     public void Delete(string key) => TryDelete(Path.Combine(root, DirectoryName(key)));

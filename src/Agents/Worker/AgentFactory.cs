@@ -16,13 +16,14 @@ public static class AgentFactory
         AgentIdentity identity,
         AgentConsole console,
         TimeProvider clock,
-        HttpClient http
+        HttpClient http,
+        SuiteRunners? profilers = null
     )
     {
         var processes = new ProcessRunner();
         var client = new PerfServiceClient(http);
         var spool = new RunSpool(options.SpoolDir, clock);
-        var delivery = new RunDelivery(spool, client);
+        var delivery = new RunDelivery(spool, client, clock);
         var runner = new JobRunner(
             options,
             new GitWorkspace(processes, options.WorkDir),
@@ -31,8 +32,7 @@ public static class AgentFactory
             delivery,
             clock,
             processes,
-            ProfileRunners.CreateDefault(processes),
-            client
+            profilers ?? ProfileRunners.CreateDefault(processes)
         );
         var supervisor = new JobSupervisor(client, runner, options.HeartbeatInterval);
         return new AgentDriver(options, identity, client, delivery, supervisor, console, clock);

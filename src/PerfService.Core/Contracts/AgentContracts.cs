@@ -61,7 +61,10 @@ public sealed record ProfileUploadMetadata(
     int Round = 1
 );
 
-public sealed record ProfileCreated(long ProfileId);
+/// <summary><paramref name="Duplicate"/>: the job's slot (benchmark, suite, side, round) was stored before, by an
+/// earlier post of the same upload or an earlier attempt of the job; this is that profile, and nothing was
+/// stored.</summary>
+public sealed record ProfileCreated(long ProfileId, bool Duplicate = false);
 
 public sealed record HeartbeatRequest(long AgentId, string? Progress, IReadOnlyList<string>? Log);
 

@@ -4,6 +4,7 @@ using System.Text.Json;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
+using Npgsql;
 using PerfService.Access;
 using PerfService.AgentJobs;
 using PerfService.Core.Contracts;
@@ -121,6 +122,10 @@ public static class ProfileUpload
                 "jobId",
                 $"job {job.Id} measures; only a profiling job's agent posts profiles"
             );
+        // A repeat of an upload this agent made (its answer lost, or posted again from the agent's spool) is answered
+        // with the stored profile, even once the job has finished: the agent keeps its copy until it hears back.
+        if (await StoredAsync(db, job.Id, metadata, role, ct) is { } stored && stored.AgentId == agent.Id)
+            return TypedResults.Ok(new ProfileCreated(stored.Id, Duplicate: true));
         if (job.AgentId != agent.Id || job.State != JobState.Running)
             throw new ProfileUploadException(
                 409,
@@ -197,9 +202,44 @@ public static class ProfileUpload
             CreatedAt = time.GetUtcNow(),
         };
         db.CpuProfiles.Add(profile);
-        await db.SaveChangesAsync(ct);
+        try
+        {
+            await db.SaveChangesAsync(ct);
+        }
+        catch (DbUpdateException e)
+            when (e.InnerException is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation })
+        {
+            // The slot was filled meanwhile (a repeat racing the first post, or an earlier attempt of the job): the
+            // first profile stays the one stored.
+            var first =
+                await StoredAsync(db, job.Id, metadata, role, ct)
+                ?? throw new InvalidOperationException("a profile slot's first upload vanished");
+            return TypedResults.Ok(new ProfileCreated(first.Id, Duplicate: true));
+        }
         return TypedResults.Created($"/api/v1/profiles/{profile.Id}/native", new ProfileCreated(profile.Id));
     }
+
+    private sealed record StoredSlot(long Id, long? AgentId);
+
+    /// <summary>The profile already stored in this upload's slot of the job, if any.</summary>
+    private static Task<StoredSlot?> StoredAsync(
+        PerfDbContext db,
+        long jobId,
+        ProfileUploadMetadata metadata,
+        RunRole role,
+        CancellationToken ct
+    ) =>
+        db
+            .CpuProfiles.AsNoTracking()
+            .Where(p =>
+                p.JobId == jobId
+                && p.Benchmark == metadata.Benchmark
+                && p.Suite == metadata.Suite
+                && p.Role == role
+                && p.Round == metadata.Round
+            )
+            .Select(p => new StoredSlot(p.Id, p.AgentId))
+            .FirstOrDefaultAsync(ct);
 
     public static byte[] FoldedGzip(FoldedStacks folded)
     {

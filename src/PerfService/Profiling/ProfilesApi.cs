@@ -32,9 +32,11 @@ public static class ProfilesApi
             .WithSummary("Upload a CPU profile recorded by a profiling job")
             .WithDescription(
                 "multipart/form-data: a 'profile' part (ProfileUploadMetadata as JSON) and a 'file' part (the profiler's native file: "
-                    + "speedscope JSON, pprof, or folded stacks). The job must be a profiling job this agent holds; problems name the field at fault."
+                    + "speedscope JSON, pprof, or folded stacks). The job must be a profiling job this agent holds; problems name the field at fault. "
+                    + "One profile is stored per benchmark, suite, side and round of a job: a repeat is answered 200 with the stored one (duplicate: true)."
             )
             .Produces<ProfileCreated>(StatusCodes.Status201Created)
+            .Produces<ProfileCreated>(StatusCodes.Status200OK)
             .ProducesProblem(400)
             .ProducesProblem(403)
             .ProducesProblem(404)

@@ -1,6 +1,9 @@
 using System.Text.Json;
 using PerfService.Agents.Isolation;
 using PerfService.Agents.Machine;
+using PerfService.Agents.Processes;
+using PerfService.Agents.Profiling;
+using PerfService.Agents.Suites;
 using PerfService.Agents.Tests.Isolation;
 using PerfService.Agents.Tests.Support;
 using PerfService.Agents.Worker;
@@ -42,19 +45,20 @@ public sealed class ProfilingEndToEndTests : IDisposable
     }
 
     private async Task<(CompleteJobRequest Complete, string Log)> RunAsync(JobAssignment job, IReadOnlyDictionary<string, string?>? environment = null,
-        HarnessIsolation? isolation = null)
+        HarnessIsolation? isolation = null, TimeSpan? uploadRetry = null, SuiteRunners? profilers = null, string? workDir = null)
     {
         _api.Enqueue(job with { RepositoryUrl = _repo });
         var options = new AgentOptions
         {
-            Server = _api.Url, Token = "t", Profile = "ci", WorkDir = _dir.Combine("work"), Name = "bench-1", Once = true,
+            Server = _api.Url, Token = "t", Profile = "ci", WorkDir = workDir ?? _dir.Combine("work"), Name = "bench-1", Once = true,
             WaitSeconds = 1, HeartbeatInterval = TimeSpan.FromMilliseconds(500), HarnessEnvironment = environment ?? new Dictionary<string, string?>(),
-            Isolation = isolation ?? HarnessIsolation.None,
+            Isolation = isolation ?? HarnessIsolation.None, UploadRetry = uploadRetry ?? TimeSpan.FromSeconds(30),
         };
         var console = new AgentConsole(TextWriter.Null, TimeProvider.System);
         using var http = AgentFactory.CreateHttpClient(options);
-        await AgentFactory.Create(options, _identity, console, TimeProvider.System, http).RunAsync(CancellationToken.None);
-        var complete = Assert.Single(_api.Completes).Json<CompleteJobRequest>();
+        await AgentFactory.Create(options, _identity, console, TimeProvider.System, http, profilers).RunAsync(CancellationToken.None);
+        // The last report is the one the service took (an earlier one may have met a service that was away).
+        var complete = _api.Completes[^1].Json<CompleteJobRequest>();
         var log = string.Join('\n', _api.Heartbeats.SelectMany(h => h.Json<HeartbeatRequest>().Log ?? []).Concat(complete.Log ?? []));
         return (complete, log);
     }
@@ -142,6 +146,58 @@ public sealed class ProfilingEndToEndTests : IDisposable
     }
 
     [Fact]
+    public async Task A_profile_the_service_could_not_take_during_the_job_is_posted_from_the_spool_before_the_job_completes()
+    {
+        const string perfJson = """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go", "quickArgs": ["-benchtime=200ms"] } ] }""";
+        var head = Commit("head", perfJson, "go");
+        // The service refuses uploads once the job has started, and is back after the agent first reports the job done.
+        var down = false;
+        _api.Heartbeat = _ =>
+        {
+            down = true;
+            return FakeResponse.Ok(new HeartbeatResponse(false, DateTimeOffset.UtcNow.AddMinutes(1), null));
+        };
+        _api.Profiles = _ => down ? FakeResponse.Problem(503, "Service Unavailable", "restarting") : null;
+        _api.Complete = _ =>
+        {
+            if (!down) return null;
+            down = false;
+            return FakeResponse.Problem(503, "Service Unavailable", "restarting");
+        };
+
+        var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("eventstore", "perfbench.BenchmarkRead/simple")), uploadRetry: TimeSpan.FromSeconds(2));
+
+        Assert.True(complete.Succeeded, complete.Error + "\n" + log);
+        Assert.Contains("kept in the spool, will retry", log);
+        // Retried within the job, then from the spool: one key throughout, refused until the service was back, then
+        // taken before the job was reported done.
+        var posts = _api.ProfilePosts;
+        Assert.True(posts.Count >= 3, $"{posts.Count} posts");
+        Assert.All(posts, p => Assert.Equal("job-42-profile-eventstore-perfbench.BenchmarkRead%2Fsimple-head-1", p.Header("Idempotency-Key")));
+        var requests = _api.Service.Requests.Select(r => r.Path).ToList();
+        Assert.Equal(2, _api.Completes.Count);
+        Assert.True(requests.FindLastIndex(p => p == "/api/v1/profiles") > requests.FindIndex(p => p.EndsWith("/complete", StringComparison.Ordinal)),
+            "the spooled profile was posted once the service was back");
+        Assert.True(requests.FindLastIndex(p => p == "/api/v1/profiles") < requests.FindLastIndex(p => p.EndsWith("/complete", StringComparison.Ordinal)),
+            "the profile was delivered before the job was reported done");
+        Assert.Empty(Directory.GetDirectories(_dir.Combine("work", "spool")));
+    }
+
+    [Fact]
+    public async Task A_profile_the_service_refuses_is_not_retried_and_fails_its_target_with_the_services_message()
+    {
+        var head = Commit("head", """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go", "quickArgs": ["-benchtime=200ms"] } ] }""", "go");
+        _api.Profiles = _ => FakeResponse.Problem(400, "Unreadable profile", "the file is not a readable pprof profile");
+
+        var (complete, _) = await RunAsync(Job(head, null, new ProfileTarget("eventstore", "perfbench.BenchmarkRead/simple")));
+
+        Assert.False(complete.Succeeded);
+        Assert.Contains("profile of perfbench.BenchmarkRead/simple (suite eventstore) failed", complete.Error);
+        Assert.Contains("Unreadable profile: the file is not a readable pprof profile", complete.Error);
+        Assert.Single(_api.ProfilePosts);
+    }
+
+    [Fact]
     public async Task A_job_whose_every_target_fails_fails_with_each_reason()
     {
         var head = Commit("head", """{ "suites": [ { "name": "eventstore", "harness": "gobench", "folder": "go" } ] }""", "go");
@@ -172,25 +228,107 @@ public sealed class ProfilingEndToEndTests : IDisposable
         Assert.DoesNotContain(profile.Stacks.Stacks.Keys, s => s.Contains("CoreOperatorsBenchmarks.WhenAllUnbounded", StringComparison.Ordinal));
     }
 
+    private const string CriterionPerfJson = """{ "suites": [ { "name": "fibers", "harness": "criterion", "folder": "rust", "args": ["--", "--noplot"] } ] }""";
+
+    // The frame-pointer build of benches/rust, kept between runs of these tests as an agent keeps target/.
+    private static readonly string _cargoCache = Path.Combine(Path.GetTempPath(), "perfservice-agent-tests-cargo");
+
     [Fact]
     public async Task Criterion_benchmark_is_profiled_under_perf_record_and_folded_on_the_agent()
     {
-        const string perfJson = """{ "suites": [ { "name": "fibers", "harness": "criterion", "folder": "rust", "args": ["--", "--noplot"] } ] }""";
-        var head = Commit("head", perfJson, "rust");
-        // The frame-pointer build of the suite is kept between runs of this test, as an agent keeps target/.
-        var cache = Path.Combine(Path.GetTempPath(), "perfservice-agent-tests-cargo");
+        var head = Commit("head", CriterionPerfJson, "rust");
 
         var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("fibers", "context_switch/raw_fiber_switch")),
-            new Dictionary<string, string?> { ["CARGO_TARGET_DIR"] = cache });
+            new Dictionary<string, string?> { ["CARGO_TARGET_DIR"] = _cargoCache });
 
+        AssertCriterionProfile(complete, log);
+    }
+
+    // perf needs nothing the sandbox takes away: perf_event_open is a plain system call, /usr/bin/perf, the symbols
+    // of the bench executable and /sys/bus/event_source are read-only binds of /, and without capabilities perf
+    // records user-space samples (cpu-clock:u) while kernel.perf_event_paranoid is 2 or lower.
+    [SandboxFact, System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public Task Criterion_benchmark_is_profiled_inside_the_sandbox() => ProfileCriterionIsolatedAsync(new HarnessIsolation { Sandbox = true });
+
+    [RunAsSandboxFact, System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    public async Task Criterion_benchmark_is_profiled_as_another_user_inside_the_sandbox()
+    {
+        using var user = new ThrowawayUser();
+        // The harness's user cannot enter /root, where rustup keeps this machine's toolchain: it gets the toolchain at a
+        // path of its own (hard links, instant), as a machine running --run-as installs it outside home folders.
+        // Outside /tmp, which the sandbox replaces, and outside the folders handed to the user (the links share the
+        // toolchain's files).
+        var sysroot = IsolationProbe.Run("rustc", "--print", "sysroot").Output;
+        var toolchain = $"/var/tmp/perf-agent-tests-rust-{Guid.NewGuid():N}";
+        try
+        {
+            Assert.Equal(0, IsolationProbe.Run("/bin/cp", "-al", sysroot, toolchain).Code);
+            await ProfileCriterionIsolatedAsync(new HarnessIsolation { Sandbox = true, RunAs = user.Resolve() },
+                new Dictionary<string, string?> { ["PATH"] = $"{toolchain}/bin:/usr/bin:/bin" });
+        }
+        finally
+        {
+            Directory.Delete(toolchain, recursive: true);
+        }
+    }
+
+    /// <summary>The sandbox writes only the job's folders: the cached build is copied into the harness's home (times
+    /// kept, so cargo finds it fresh and rebuilds the suite's own crate only; a copy, since --run-as hands the home to
+    /// the harness's user).</summary>
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
+    private async Task ProfileCriterionIsolatedAsync(HarnessIsolation isolation, Dictionary<string, string?>? environment = null)
+    {
+        var head = Commit("head", CriterionPerfJson, "rust");
+        // perf reads any file under /tmp/perf-* as a JIT symbol map (perf-PID.map), so the bench executable, built in
+        // the agent's work folder here, must not live under this class's /tmp/perf-agent-tests-* folder.
+        using var root = new TempDir("perfservice-agent-tests-");
+        ThrowawayUser.LetIn(root.Path);
+        var work = root.Combine("work");
+        var target = Path.Combine(work, "home", "cargo-target");
+        Directory.CreateDirectory(target);
+        if (Directory.Exists(Path.Combine(_cargoCache, "profiling")))
+            Assert.Equal(0, IsolationProbe.Run("/bin/cp", "-a", Path.Combine(_cargoCache, "profiling"), Path.Combine(target, "profiling")).Code);
+        environment ??= [];
+        environment["CARGO_TARGET_DIR"] = target;
+
+        var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("fibers", "context_switch/raw_fiber_switch")), environment, isolation,
+            workDir: work);
+
+        AssertCriterionProfile(complete, log);
+    }
+
+    private void AssertCriterionProfile(CompleteJobRequest complete, string log)
+    {
         Assert.True(complete.Succeeded, complete.Error + "\n" + log);
         var profile = Assert.Single(Posted());
         Assert.Equal(("head", "folded"), (profile.Metadata.Role, profile.Metadata.Format));
-        Assert.Contains(profile.Stacks.Stacks.Keys, s => s.Contains("fiber_switch::context_switch", StringComparison.Ordinal));
+        Assert.True(profile.Stacks.Stacks.Keys.Any(s => s.Contains("fiber_switch::context_switch", StringComparison.Ordinal)),
+            string.Join('\n', profile.Stacks.Stacks.Keys.Take(10)) + "\n" + log);
         // The bench executable ran under perf by itself: no sample of a cargo or rustc process. A folded stack starts
         // with the process's name; the bench's own frames may name rustc's sources (std's inlined /rustc/... paths).
         static bool ProcessIs(string stack, string name) => stack.Split(';')[0] == name || stack.StartsWith(name + "-", StringComparison.Ordinal);
         Assert.DoesNotContain(profile.Stacks.Stacks.Keys, s => ProcessIs(s, "cargo") || ProcessIs(s, "rustc"));
+    }
+
+    [Fact]
+    public async Task A_kernel_that_refuses_perf_to_a_harness_that_is_not_root_is_named_in_the_job_log_with_the_value_it_needs()
+    {
+        var head = Commit("head", CriterionPerfJson, "rust");
+        // The machine's level as Debian's kernels ship it; the check comes before anything is built.
+        var paranoid = _dir.Combine("perf_event_paranoid");
+        File.WriteAllText(paranoid, "3\n");
+        var processes = new ProcessRunner();
+
+        var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("fibers", "context_switch/raw_fiber_switch")),
+            isolation: new HarnessIsolation { Sandbox = true }, profilers: new SuiteRunners([new CriterionProfiler(processes, paranoid)]));
+
+        Assert.False(complete.Succeeded);
+        Assert.Contains("error: profile of context_switch/raw_fiber_switch (suite fibers) failed: context_switch/raw_fiber_switch (head, round 1): "
+            + "perf may not sample this benchmark: kernel.perf_event_paranoid is 3 on this machine, and the harness is not root "
+            + "(it runs in the sandbox without capabilities (--sandbox)); perf needs kernel.perf_event_paranoid 2 or lower", log);
+        Assert.Contains("kernel.perf_event_paranoid is 3", complete.Error);
+        Assert.DoesNotContain("cargo bench", log);
+        Assert.Empty(_api.ProfilePosts);
     }
 
     public void Dispose()

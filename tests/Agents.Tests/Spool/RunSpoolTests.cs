@@ -33,7 +33,7 @@ public sealed class RunSpoolTests : IDisposable
         var restarted = NewSpool();
         Assert.Equal(["job-5-fibers-head-1"], restarted.Pending());
         var entry = restarted.Read("job-5-fibers-head-1");
-        Assert.Equal(_run.Environment, entry.Run.Environment);
+        Assert.Equal(_run.Environment, entry.Run!.Environment);
         Assert.Equal(_run with { Environment = null }, entry.Run with { Environment = null });
         Assert.Equal(_files.Select(f => (f.Path, Encoding.UTF8.GetString(f.Content.Span))),
             entry.Files.Select(f => (f.Path, Encoding.UTF8.GetString(f.Content.Span))));

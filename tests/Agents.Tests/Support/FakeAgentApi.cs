@@ -25,6 +25,9 @@ public sealed class FakeAgentApi : IDisposable
     /// <summary>Answer to a profile upload, before the default 201.</summary>
     public Func<RecordedRequest, FakeResponse?> Profiles { get; set; } = _ => null;
 
+    /// <summary>Answer to a job's completion, before the default 204.</summary>
+    public Func<RecordedRequest, FakeResponse?> Complete { get; set; } = _ => null;
+
     public void Enqueue(JobAssignment job)
     {
         _jobs.Enqueue(job);
@@ -51,7 +54,7 @@ public sealed class FakeAgentApi : IDisposable
             return FakeResponse.NoContent;
         }
         if (r.Path.EndsWith("/heartbeat", StringComparison.Ordinal)) return Heartbeat(r);
-        if (r.Path.EndsWith("/complete", StringComparison.Ordinal)) return new FakeResponse(204);
+        if (r.Path.EndsWith("/complete", StringComparison.Ordinal)) return Complete(r) ?? new FakeResponse(204);
         if (r.Path == "/api/v1/runs")
             return Runs(r) ?? new FakeResponse(201, new RunCreated(Interlocked.Increment(ref _runIds), false, 1, 3));
         if (r.Path == "/api/v1/profiles")

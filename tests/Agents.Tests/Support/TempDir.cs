@@ -1,9 +1,9 @@
 namespace PerfService.Agents.Tests.Support;
 
 /// <summary>A fresh folder per test, removed afterwards.</summary>
-public sealed class TempDir : IDisposable
+public sealed class TempDir(string prefix = "perf-agent-tests-") : IDisposable
 {
-    public string Path { get; } = Directory.CreateTempSubdirectory("perf-agent-tests-").FullName;
+    public string Path { get; } = Directory.CreateTempSubdirectory(prefix).FullName;
 
     public string Combine(params string[] parts) => System.IO.Path.Combine([Path, .. parts]);
 

@@ -94,6 +94,38 @@ public class ProfileUploadTests : OwnServiceTests<ProfileUploadTests.SmallLimits
     }
 
     [Fact]
+    public async Task A_repeated_upload_stores_one_profile_and_its_repeat_is_answered_with_it_after_the_job_too()
+    {
+        await app.CreateProjectAsync("prof-again");
+        var agent = await AgentClient.RegisterAsync(app, "prof-again-agent", "m1-pro");
+        var other = await AgentClient.RegisterAsync(app, "prof-again-other", "m1-pro");
+        var jobId = await ProfileUploads.QueueAsync(app, "prof-again", "m1-pro", Benchmark);
+        Assert.Equal(jobId, (await agent.ClaimAsync())!.JobId);
+        var folded = ProfileUploads.Folded("Hot", 0.5);
+
+        // The agent's retries: the same upload three times at once (an answer lost while the first is being stored),
+        // then once more.
+        var posts = await Task.WhenAll(Enumerable.Range(0, 3).Select(_ => ProfileUploads.PostAsync(agent.Http, jobId, agent.Id, Benchmark, "head", folded)));
+        var answers = await Task.WhenAll(posts.Select(p => p.Content.ReadFromJsonAsync<ProfileCreated>()));
+        Assert.Equal([HttpStatusCode.Created], posts.Select(p => p.StatusCode).Where(s => s != HttpStatusCode.OK));
+        var first = Assert.Single(answers, a => !a!.Duplicate)!;
+        Assert.All(answers, a => Assert.Equal(first.ProfileId, a!.ProfileId));
+        var again = await ProfileUploads.PostAsync(agent.Http, jobId, agent.Id, Benchmark, "head", folded);
+        Assert.Equal(HttpStatusCode.OK, again.StatusCode);
+        Assert.Equal(new ProfileCreated(first.ProfileId, Duplicate: true), await again.Content.ReadFromJsonAsync<ProfileCreated>());
+
+        // Once the job is done, the agent's spool may still post it: answered with the stored one. A slot it never
+        // filled is refused, and so is another agent's post of the stored slot.
+        Assert.True((await agent.CompleteAsync(jobId)).IsSuccessStatusCode);
+        var late = await ProfileUploads.PostAsync(agent.Http, jobId, agent.Id, Benchmark, "head", folded);
+        Assert.Equal(HttpStatusCode.OK, late.StatusCode);
+        Assert.Equal(first.ProfileId, (await late.Content.ReadFromJsonAsync<ProfileCreated>())!.ProfileId);
+        Assert.Equal(HttpStatusCode.Conflict, (await ProfileUploads.PostAsync(agent.Http, jobId, agent.Id, Benchmark, "base", folded)).StatusCode);
+        Assert.Equal(HttpStatusCode.Conflict, (await ProfileUploads.PostAsync(other.Http, jobId, other.Id, Benchmark, "head", folded)).StatusCode);
+        Assert.Equal(1, await app.WithDbAsync(db => db.CpuProfiles.CountAsync(p => p.JobId == jobId)));
+    }
+
+    [Fact]
     public async Task A_profiling_job_cannot_post_runs()
     {
         await app.CreateProjectAsync("prof-runs");

@@ -17,7 +17,17 @@ public class CpuProfileConfiguration : IEntityTypeConfiguration<CpuProfile>
         b.HasOne<Project>().WithMany().HasForeignKey(x => x.ProjectId).OnDelete(DeleteBehavior.Cascade);
         b.HasOne(x => x.Profile).WithMany().HasForeignKey(x => x.ProfileId);
         b.HasOne<Agent>().WithMany().HasForeignKey(x => x.AgentId).OnDelete(DeleteBehavior.SetNull);
-        b.HasIndex(x => new { x.JobId, x.Benchmark });
+        // One profile per slot of a job (benchmark, suite, side, round): an agent's retried upload, or a re-run
+        // attempt's, finds the first instead of storing a second. Its prefix serves the reads by job and benchmark.
+        b.HasIndex(x => new
+            {
+                x.JobId,
+                x.Benchmark,
+                x.Suite,
+                x.Role,
+                x.Round,
+            })
+            .IsUnique();
         // Retention deletes by age, like raw artifacts.
         b.HasIndex(x => x.CreatedAt);
     }
