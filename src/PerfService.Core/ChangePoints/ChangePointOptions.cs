@@ -27,6 +27,7 @@ public sealed record ChangePointOptions
             TwoRunsZThreshold = double.PositiveInfinity,
             SkipQuietRescans = false,
             NoiseBetweenCandidates = false,
+            RankConfirmation = false,
         };
 
     /// <summary>Window sizes (points a side) at which candidates are looked for: short ones for changes close together,
@@ -106,6 +107,12 @@ public sealed record ChangePointOptions
     /// <summary>Estimate the noise again from within the segments between first-stage candidates before confirming
     /// them.</summary>
     public bool NoiseBetweenCandidates { get; init; } = true;
+
+    /// <summary>
+    /// Confirm a candidate also by ranks (<see cref="MannWhitney"/>): a step passes on the larger of its trimmed-mean
+    /// z and its rank z, whose variance no switch between the modes of a bimodal series can inflate.
+    /// </summary>
+    public bool RankConfirmation { get; init; } = true;
 
     /// <summary>Most recent points kept by the online state (also the span of the noise estimate).</summary>
     public int History { get; init; } = 200;

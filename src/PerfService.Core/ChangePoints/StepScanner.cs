@@ -237,7 +237,12 @@ internal static class StepScanner
                 var at = Localise(y, candidates[i].Index, left, right, o.Window);
                 if (at != candidates[i].Index && at >= from && at <= to)
                     candidates[i] = candidates[i] with { Index = at };
-                var s = Evaluate(y, candidates[i].Index, left, right, noise, o, scratch, -1, o.ConfirmWindow);
+                var s = Confirmed(
+                    y,
+                    Evaluate(y, candidates[i].Index, left, right, noise, o, scratch, -1, o.ConfirmWindow),
+                    noise,
+                    o
+                );
                 result.Add(s);
                 if (
                     !Passes(y, s, noise, o, o.ZThreshold)
@@ -252,6 +257,25 @@ internal static class StepScanner
                 result.Clear();
         }
         return result;
+    }
+
+    // With fewer points a side the rank z could hardly reach the bar (10 and 10: at most 3.8).
+    private const int RankMinPoints = 10;
+
+    /// <summary>
+    /// A candidate's step <paramref name="s"/> on the segment between its neighbours (up to
+    /// <see cref="ChangePointOptions.ConfirmWindow"/> points a side) as the confirmation judges it. With
+    /// <see cref="ChangePointOptions.RankConfirmation"/> its z is the larger of the trimmed-mean z and the
+    /// <see cref="MannWhitney"/> z of the same sign, the latter deflated for AR(1) noise by the trimmed means' variance
+    /// ratio (conservative: ranks of AR(1) noise are less autocorrelated than the noise itself).
+    /// </summary>
+    private static Step Confirmed(ReadOnlySpan<double> y, Step s, SeriesNoise noise, ChangePointOptions o)
+    {
+        if (!o.RankConfirmation || s.NBefore < RankMinPoints || s.NAfter < RankMinPoints)
+            return s;
+        var z = MannWhitney.Z(y.Slice(s.Start, s.NBefore), y.Slice(s.Index, s.NAfter));
+        z /= Math.Sqrt(noise.StepVariance(s.NBefore, s.NAfter) / (1.0 / s.NBefore + 1.0 / s.NAfter));
+        return Math.Sign(z) == Math.Sign(s.Z) && Math.Abs(z) > Math.Abs(s.Z) ? s with { Z = z } : s;
     }
 
     // Below this φ the steps' lag differences were trimmed away; re-estimating would only drop a bimodal series'
