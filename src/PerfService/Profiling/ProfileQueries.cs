@@ -37,7 +37,8 @@ internal static class ProfileQueries
         );
 
     /// <summary>The alert's own profiling job, or the one of its commit and profile that it joined (alerts of one
-    /// commit share a job: ProfilingJobs.JoinQueuedAsync).</summary>
+    /// commit share a job: ProfilingJobs.JoinQueuedAsync). A target's alert has no commit before it: any base
+    /// does.</summary>
     public static async Task<Ok<List<ProfilingJobDto>>> OfAlert(long alertId, PerfDbContext db, CancellationToken ct)
     {
         var alert = await db
@@ -62,9 +63,23 @@ internal static class ProfileQueries
                     && j.ProjectId == alert.ProjectId
                     && j.ProfileId == alert.ProfileId
                     && j.Commit == alert.ToCommit
-                    && j.BaseCommit == alert.FromCommit
+                    && (alert.FromCommit == null || j.BaseCommit == alert.FromCommit)
                 )
             )
+        );
+        return TypedResults.Ok(await Jobs(db, jobs, ct));
+    }
+
+    /// <summary>The default branch's profiling jobs of the run's commit on its hardware profile: of a target it broke,
+    /// of a change point at it.</summary>
+    public static async Task<Ok<List<ProfilingJobDto>>> OfRun(long runId, PerfDbContext db, CancellationToken ct)
+    {
+        var run = db.Runs.Where(r => r.Id == runId);
+        var jobs = db.Jobs.Where(j =>
+            j.Kind == JobKind.Profile
+            && j.AlertId != null
+            && j.PullRequest == null
+            && run.Any(r => r.ProjectId == j.ProjectId && r.ProfileId == j.ProfileId && r.Commit!.Sha == j.Commit)
         );
         return TypedResults.Ok(await Jobs(db, jobs, ct));
     }

@@ -66,7 +66,12 @@ public static class ProfilesApi
             .WithSummary("List a pull request's profiling jobs and their profiles");
         reads
             .MapGet("/alerts/{alertId:long}/profiles", ProfileQueries.OfAlert)
-            .WithSummary("List the profiling jobs of a change-point alert and their profiles");
+            .WithSummary("List the profiling jobs of a change-point or target alert and their profiles");
+        reads
+            .MapGet("/runs/{runId:long}/profiles", ProfileQueries.OfRun)
+            .WithSummary(
+                "List the default branch's profiling jobs of a run's commit on its hardware profile (a target it broke, a change point at it)"
+            );
         reads
             .MapGet("/profiles/{cpuProfileId:long}/native", ProfileQueries.Native)
             .WithSummary("Download a profile in the profiler's own format");
