@@ -36,6 +36,28 @@ public sealed class SpeedscopeReaderTests
     }
 
     [Fact]
+    public void A_thread_time_profile_keeps_managed_code_on_cpu_and_leaves_out_waits_and_the_finalizer_thread()
+    {
+        // The shape of BenchmarkDotNet's file for a slowed Rivulet benchmark: the pool thread runs the benchmark, then
+        // burns CPU in the slowdown, then waits; the finalizer thread ran once and then "ran" for seconds in
+        // RunFinalizers, which is how its waits come out.
+        var json = File(
+            """{ "name": "Thread (11) (.NET ThreadPool)" }, { "name": "Bench.Run()" }, { "name": "Slowdown.SlowdownWork(int64)" }, { "name": "CPU_TIME" }, """
+            + """{ "name": "UNMANAGED_CODE_TIME" }, { "name": "Thread (12) (.NET Finalizer Thread)" }, { "name": "System.GC.RunFinalizers()" }""",
+            Evented("milliseconds", ('O', 0, 0), ('O', 1, 0), ('O', 3, 0), ('C', 3, 4), ('O', 2, 4), ('O', 3, 4), ('C', 3, 10), ('C', 2, 10),
+                ('O', 4, 10), ('C', 4, 40), ('C', 1, 40), ('C', 0, 40)) + "," +
+            Evented("milliseconds", ('O', 5, 0), ('O', 6, 0), ('O', 3, 0), ('C', 3, 3300), ('C', 6, 3300), ('C', 5, 3300)));
+
+        var folded = Read(json);
+
+        Assert.Equal(new Dictionary<string, long>
+        {
+            ["Thread (11) (.NET ThreadPool);Bench.Run()"] = 4,
+            ["Thread (11) (.NET ThreadPool);Bench.Run();Slowdown.SlowdownWork(int64)"] = 6,
+        }, folded.Stacks);
+    }
+
+    [Fact]
     public void Refuses_a_truncated_file()
     {
         using var gzip = new System.IO.Compression.GZipStream(new MemoryStream(Bytes(BdnFixture)), System.IO.Compression.CompressionMode.Decompress);
