@@ -26,7 +26,7 @@ public sealed partial class DemoChecks
         var unfinished = jobs.Where(j => (string?)j!["state"] is "Queued" or "Running").Select(j => $"job {j!["jobId"]} {j["state"]}").ToList();
         var recorded = jobs.Where(j => (string?)j!["state"] == "Succeeded")
             .SelectMany(j => (j!["profiles"] as JsonArray ?? []).Select(p => (Job: (long)j["jobId"]!, Benchmark: (string?)p!["benchmark"] ?? "", Role: (string?)p["role"])))
-            .Where(p => p.Benchmark.EndsWith(scenario.RivuletSlowedBenchmark, StringComparison.Ordinal))
+            .Where(p => p.Benchmark.Contains(scenario.RivuletSlowedBenchmark, StringComparison.Ordinal))
             .GroupBy(p => (p.Job, p.Benchmark)).Where(g => g.Any(p => p.Role == "base") && g.Any(p => p.Role == "head"))
             .Select(g => g.Key).OrderByDescending(k => k.Job).ToList();
         if (recorded.Count > 0)
