@@ -89,7 +89,7 @@ public static class SpeedscopeReader
         return new FoldedStacks(onCpu);
     }
 
-    /// <summary>TraceEvent names each thread's root frame "Thread (id)", with the runtime's name for it after.</summary>
+    /// <summary>TraceEvent names each thread's root frame "Thread (id)", the runtime's name for it after.</summary>
     private static bool IsFinalizerThread(string frame) =>
         frame.StartsWith("Thread (", StringComparison.Ordinal)
         && frame.Contains("(.NET Finalizer", StringComparison.Ordinal);

@@ -69,9 +69,8 @@ public static class ProfilesApi
             .WithSummary("List the profiling jobs of a change-point or target alert and their profiles");
         reads
             .MapGet("/runs/{runId:long}/profiles", ProfileQueries.OfRun)
-            .WithSummary(
-                "List the default branch's profiling jobs of a run's commit on its hardware profile (a target it broke, a change point at it)"
-            );
+            .WithSummary("List the profiling jobs of a run's commit on its hardware profile")
+            .WithDescription("The default branch's: of a target the run broke, of a change point at its commit.");
         reads
             .MapGet("/profiles/{cpuProfileId:long}/native", ProfileQueries.Native)
             .WithSummary("Download a profile in the profiler's own format");

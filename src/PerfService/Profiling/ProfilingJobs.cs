@@ -9,8 +9,9 @@ namespace PerfService.Profiling;
 
 /// <summary>
 /// When profiling jobs are created: after a pull request's job is judged with regressions, when a change point is
-/// raised or a target breaks on the default branch, and when a writer asks (<c>/perf profile</c>, the pull request page's button). Each
-/// profiles base and head on one hardware profile; the jobs themselves are made by <see cref="JobScheduler"/>.
+/// raised or a target breaks on the default branch, and when a writer asks (<c>/perf profile</c>, the pull request
+/// page's button). Each profiles base and head on one hardware profile; the jobs themselves are made by
+/// <see cref="JobScheduler"/>.
 /// </summary>
 public sealed class ProfilingJobs(
     PerfDbContext db,
@@ -126,13 +127,15 @@ public sealed class ProfilingJobs(
         if (before is null)
         {
             logger.LogInformation(
-                "Target alert {AlertId} is not profiled: no earlier commit of the default branch was measured on its profile",
+                "Target alert {AlertId} is not profiled: no earlier default-branch commit was measured on its profile",
                 alert.Id
             );
             return null;
         }
         // A target matching several benchmarks is stored once per benchmark, as "name [benchmark key]".
-        var runsBefore = db.Runs.Where(r => r.CommitId == before.CommitId && r.ProfileId == run.ProfileId).Select(r => r.Id);
+        var runsBefore = db
+            .Runs.Where(r => r.CommitId == before.CommitId && r.ProfileId == run.ProfileId)
+            .Select(r => r.Id);
         if (
             await db.TargetResults.AnyAsync(
                 t =>
@@ -148,8 +151,8 @@ public sealed class ProfilingJobs(
     }
 
     /// <summary>
-    /// A default-branch alert's profile of <paramref name="after"/> against <paramref name="before"/>: what earlier jobs
-    /// of the commit do not already profile, joined to a queued job of the same commit when there is one, on
+    /// A default-branch alert's profile of <paramref name="after"/> against <paramref name="before"/>: what earlier
+    /// jobs of the commit do not already profile, joined to a queued job of the same commit when there is one, on
     /// <paramref name="measuredBy"/> (or, for a commit measured outside our agents, the one of that profile that last
     /// ran a job of the project; none when no agent ever did). It ranks below every measuring job
     /// (<see cref="JobScheduler.ChangePointProfilePriority"/>): bisection and pushes go first.
