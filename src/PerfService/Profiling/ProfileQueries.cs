@@ -132,11 +132,12 @@ internal static class ProfileQueries
             : TypedResults.NotFound();
 
     /// <summary>Every round of each side summed, then head against base.</summary>
-    public static async Task<Results<Ok<DifferentialDto>, ProblemHttpResult>> Differential(
+    public static async Task<Results<JsonHttpResult<DifferentialDto>, ProblemHttpResult>> Differential(
         long jobId,
         string benchmark,
         PerfDbContext db,
         IOptions<ProfileOptions> options,
+        IOptions<Microsoft.AspNetCore.Http.Json.JsonOptions> json,
         CancellationToken ct
     )
     {
@@ -176,7 +177,13 @@ internal static class ProfileQueries
             return new FoldedStacks(merged);
         }
         var diff = DifferentialProfile.Build(Side(RunRole.Base), Side(RunRole.Head));
-        return TypedResults.Ok(
+        // The tree nests two levels a frame (a node, its children): a .NET stack through BenchmarkDotNet's async
+        // plumbing is deeper than the serializer's default 64 levels allow. Only this response gets the deeper limit.
+        var deep = new System.Text.Json.JsonSerializerOptions(json.Value.SerializerOptions)
+        {
+            MaxDepth = 2 * options.Value.MaxDepth + 16,
+        };
+        return TypedResults.Json(
             new DifferentialDto(
                 job.Id,
                 job.Project,
@@ -194,7 +201,8 @@ internal static class ProfileQueries
                 diff.Grown,
                 diff.Shrunk,
                 diff.Root
-            )
+            ),
+            deep
         );
     }
 

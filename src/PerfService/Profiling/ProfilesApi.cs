@@ -55,9 +55,11 @@ public static class ProfilesApi
                     long jobId,
                     Data.PerfDbContext db,
                     Microsoft.Extensions.Options.IOptions<ProfileOptions> options,
+                    Microsoft.Extensions.Options.IOptions<Microsoft.AspNetCore.Http.Json.JsonOptions> json,
                     CancellationToken ct
-                ) => ProfileQueries.Differential(jobId, benchmark, db, options, ct)
+                ) => ProfileQueries.Differential(jobId, benchmark, db, options, json, ct)
             )
+            .Produces<DifferentialDto>()
             .WithSummary(
                 "Get head against base for one benchmark of a profiling job: the differential flame graph's data"
             );
