@@ -1,4 +1,5 @@
 using System.Net.Http.Json;
+using System.Text.Json;
 using System.Text.Json.Nodes;
 
 namespace PerfService.Demo;
@@ -32,7 +33,8 @@ public sealed class DemoApi(HttpClient http)
     {
         var response = await http.GetAsync(path, ct);
         await Ensure(response, ct);
-        return JsonNode.Parse(await response.Content.ReadAsStringAsync(ct));
+        // A differential profile's tree nests two levels a frame, deeper than JSON's default 64 for a .NET stack.
+        return JsonNode.Parse(await response.Content.ReadAsStringAsync(ct), documentOptions: new JsonDocumentOptions { MaxDepth = 4096 });
     }
 
     private static async Task Ensure(HttpResponseMessage response, CancellationToken ct)

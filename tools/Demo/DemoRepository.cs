@@ -26,6 +26,11 @@ public sealed class DemoRepository(ProcessRunner processes, string path, Action<
         if (Directory.Exists(Path)) Directory.Delete(Path, recursive: true);
         Directory.CreateDirectory(Path);
         Copy(benches, Path);
+        // A .NET repository's root, with the SDK the suites build with. It is also where BenchmarkDotNet's out-of-process
+        // jobs (the profiler's) look for the project to build: without it they would look from this checkout's root
+        // (the demo runs inside it), find every agent's copy of the suite and give up.
+        var sdk = System.IO.Path.Combine(benches, "..", "global.json");
+        if (File.Exists(sdk)) File.Copy(sdk, System.IO.Path.Combine(Path, "global.json"));
         _manifest = JsonNode.Parse(File.ReadAllText(ManifestPath), documentOptions: new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip })!.AsObject();
         await GitAsync(ct, "init", "-q", "-b", CalibrationBranch);
         await GitAsync(ct, "config", "user.email", "demo@perfservice.local");

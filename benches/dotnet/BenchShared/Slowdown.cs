@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 
 namespace PerfBenches.Shared;
 
@@ -9,9 +10,10 @@ namespace PerfBenches.Shared;
 /// benchmark method by its simple name (<c>SelectParallelBounded</c>), by <c>Type.Method</c>
 /// (<c>CoreOperatorsBenchmarks.SelectParallelBounded</c>) or by its class (<c>AdvancedFeaturesBenchmarks</c>,
 /// every method of it). The extra time is added after the real work, inside the measured call, in proportion to how
-/// long the work took, so the measured time rises by the percentage: a precise sleep for all but the last 0.5 ms,
-/// then a spin. (Spinning alone overshoots on a busy machine: a thread that burns its whole time slice gets
-/// descheduled and resumes milliseconds late, turning a planted 25 % into 40-60 %.)
+/// long the work took, so the measured time rises by the percentage. It is CPU work in a method of its own
+/// (<see cref="SlowdownWork"/>), as a real regression is, so that a CPU profile of the slower benchmark names it; a
+/// sleep would be invisible to one. (On a busy machine a thread that burns its whole time slice can be descheduled and
+/// resume late, so a planted step may come out larger than asked, never smaller.)
 /// BenchmarkDotNet's child processes inherit the environment, so the switch works in- and out-of-process.
 /// </summary>
 public static class Slowdown
@@ -61,15 +63,35 @@ public static class Slowdown
     {
         public double Percent => percent;
 
-        /// <summary>Waits until the invocation has taken (1 + percent/100) times the time its work took.</summary>
+        /// <summary>Works until the invocation has taken (1 + percent/100) times the time its work took.</summary>
         public void Stretch()
         {
             if (percent <= 0) return;
             var now = Stopwatch.GetTimestamp();
-            var until = start + (long)((now - start) * (1 + percent / 100));
-            var spinTail = Stopwatch.Frequency / 2000; // 0.5 ms
-            if (until - now > 2 * spinTail) PreciseSleep.For(until - now - spinTail);
-            while (Stopwatch.GetTimestamp() < until) Thread.SpinWait(10);
+            SlowdownWork(start + (long)((now - start) * (1 + percent / 100)));
+        }
+    }
+
+    /// <summary>Keeps <see cref="SlowdownWork"/>'s arithmetic from being optimised away.</summary>
+    private static ulong _sink;
+
+    /// <summary>
+    /// Burns CPU until the Stopwatch reaches <paramref name="until"/>, reading the clock only every few microseconds
+    /// so that a CPU profile's samples land in this frame's own code rather than in the clock's. Never inlined, so the
+    /// profile names it (the .NET twin of the Go suite's <c>perfbench.slowdownWork</c>).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void SlowdownWork(long until)
+    {
+        var x = _sink | 1;
+        while (true)
+        {
+            for (var i = 0; i < 4096; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
+            if (Stopwatch.GetTimestamp() >= until)
+            {
+                _sink = x;
+                return;
+            }
         }
     }
 }

@@ -1,10 +1,11 @@
 using System.Text;
+using System.Text.RegularExpressions;
 
 namespace PerfService.Agents.Profiling;
 
 /// <summary>How a stored benchmark name becomes the selector its harness runs exactly that benchmark with. Names come
 /// from pull requests: every metacharacter is quoted, and each selector is one argument (never a shell word).</summary>
-public static class BenchmarkPatterns
+public static partial class BenchmarkPatterns
 {
     /// <summary>go test: the stored name is "pkg.BenchmarkX/sub/…", with the import path go test printed when it
     /// printed one (it may hold '/' and '.': the function starts at the first ".Benchmark"). -bench splits its regex at
@@ -24,8 +25,12 @@ public static class BenchmarkPatterns
 
     /// <summary>BenchmarkDotNet's --filter is a glob over "Namespace.Type.Method" (with "(Param: value)" when the
     /// stored name carries its parameters); '*' and '?' are its only wildcards and cannot be quoted, so they match
-    /// themselves among others.</summary>
-    public static string Bdn(string stored) => stored;
+    /// themselves among others. The stored name's " [Job]" (the suite's measuring job, Core's BenchmarkKey) is not
+    /// part of what the filter sees, and the profiler runs its own job.</summary>
+    public static string Bdn(string stored) => BdnJob().Replace(stored, "");
+
+    [GeneratedRegex(@" \[[^\[\]]*\]$")]
+    private static partial Regex BdnJob();
 
     // Go's regexp.QuoteMeta set; RE2 refuses escapes of other characters (a space, for one).
     private const string GoMeta = @"\.+*?()|[]{}^$";

@@ -7,7 +7,8 @@ namespace PerfService.Core.Profiles;
 /// profiler writes it: frame names in <c>shared.frames</c>, then profiles (one a thread) that are "evented" (open and
 /// close events at times) or "sampled" (stacks of frame indices, root first, with weights). Every profile is folded
 /// into one set of stacks. Time is counted in milliseconds, the EventPipe sampler's interval, so a count reads as
-/// about one sample; unitless weights are counts as they are.
+/// about one sample; unitless weights are counts as they are. A thread-time profile is read as its time on CPU
+/// (<see cref="OnCpu"/>).
 /// </summary>
 public static class SpeedscopeReader
 {
@@ -52,9 +53,46 @@ public static class SpeedscopeReader
             }
             var builder = new FoldedStacks.Builder(limits);
             tree.Emit(builder, frames, "$.profiles");
-            return builder.Build();
+            return OnCpu(builder.Build());
         }
     }
+
+    private const string CpuTime = "CPU_TIME";
+    private const string OutsideManagedCode = "UNMANAGED_CODE_TIME";
+
+    /// <summary>
+    /// BenchmarkDotNet writes thread time (TraceEvent's thread-time computer): every thread's every millisecond, each
+    /// stack ending in a pseudo-frame, <c>CPU_TIME</c> when the thread ran managed code and
+    /// <c>UNMANAGED_CODE_TIME</c> when it was outside it, which EventPipe cannot tell apart from waiting (a sleep, a
+    /// blocked wait, an idle pool thread: nearly all of it). Kept as they are, the waits of however many pool threads
+    /// happened to exist drown what the code did. Like the Go and perf profiles, which see running threads only, this
+    /// keeps the time on CPU, as the time of the frame that ran, and leaves the rest out. The finalizer thread is left
+    /// out too: while it waits for work its time comes out as CPU time of its last stack (seen: 3.3 s "on CPU" in
+    /// <c>GC.RunFinalizers()</c> in a run of 7.9 s), on one side and not the other as a collection happens to run it.
+    /// </summary>
+    private static FoldedStacks OnCpu(FoldedStacks stacks)
+    {
+        if (!stacks.Stacks.Keys.Any(s => s.EndsWith(CpuTime, StringComparison.Ordinal)))
+            return stacks;
+        var onCpu = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var (stack, count) in stacks.Stacks)
+        {
+            if (
+                stack == OutsideManagedCode
+                || stack.EndsWith(";" + OutsideManagedCode, StringComparison.Ordinal)
+                || FoldedStacks.Frames(stack).Any(IsFinalizerThread)
+            )
+                continue;
+            var own = stack.EndsWith(";" + CpuTime, StringComparison.Ordinal) ? stack[..^(CpuTime.Length + 1)] : stack;
+            onCpu[own] = onCpu.GetValueOrDefault(own) + count;
+        }
+        return new FoldedStacks(onCpu);
+    }
+
+    /// <summary>TraceEvent names each thread's root frame "Thread (id)", the runtime's name for it after.</summary>
+    private static bool IsFinalizerThread(string frame) =>
+        frame.StartsWith("Thread (", StringComparison.Ordinal)
+        && frame.Contains("(.NET Finalizer", StringComparison.Ordinal);
 
     private static List<string> Frames(JsonElement root)
     {

@@ -7,15 +7,17 @@ using PerfService.Core.Suites;
 using PerfService.Core.Targets;
 using PerfService.Data;
 using PerfService.Data.Entities;
+using PerfService.Profiling;
 
 namespace PerfService.Analysis;
 
 /// <summary>
 /// Records, for every target of the run's suite (and the project-wide ones), pass, fail or not measured with the
 /// figures. A failing target opens one alert per target and profile, kept open while it keeps failing and closed as
-/// fixed when a later run passes it.
+/// fixed when a later run passes it. The commit that breaks a target on the default branch is profiled against the
+/// one before (<see cref="ProfilingJobs.ForTargetFailureAsync"/>).
 /// </summary>
-public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
+public sealed class TargetChecker(PerfDbContext db, AlertService alerts, ProfilingJobs profiling)
 {
     /// <summary>The runs that have targets to judge: their own declared ones, or the project's for their suite or the
     /// whole project.</summary>
@@ -128,7 +130,7 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
                 var what =
                     first.IsRelative || first.Benchmark is null ? first.Reason : $"{first.Benchmark}: {first.Reason}";
                 var more = failed.Count > 1 ? $" (and {failed.Count - 1} more)" : "";
-                await alerts.OpenAsync(
+                var alert = await alerts.OpenAsync(
                     new Alert
                     {
                         ProjectId = run.ProjectId,
@@ -161,6 +163,14 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts)
                     "target failed",
                     ct
                 );
+                // Why it broke: the failing benchmarks and, for a ratio, the baselines they were divided by.
+                var keys = failed.SelectMany(f => new[] { f.Benchmark, f.Baseline }).OfType<string>().ToHashSet();
+                var benchmarks = results
+                    .Where(r => keys.Contains(r.Result.Key))
+                    .Select(r => r.BenchmarkId)
+                    .Distinct()
+                    .ToList();
+                await profiling.ForTargetFailureAsync(run, alert, group.Key, benchmarks, ct);
             }
             else if (group.All(o => o.Status == TargetStatus.Pass))
             {

@@ -9,8 +9,9 @@ public sealed class ProfileOptions
 {
     public const string Section = "Profiles";
 
-    /// <summary>Whether a pull request judged with regressions, and a change-point slowdown on the default branch, queue
-    /// a profiling job for them (one extra run a side of each regressed benchmark, on the agent that measured it).</summary>
+    /// <summary>Whether a pull request judged with regressions, and a change-point slowdown or a broken target on the
+    /// default branch, queue a profiling job for them (one extra run a side of each regressed benchmark, on the agent
+    /// that measured it).</summary>
     public bool ProfileRegressions { get; set; } = true;
 
     /// <summary>Largest native profile file; a whole request may be a few KB more (the metadata part).</summary>

@@ -37,7 +37,8 @@ internal static class ProfileQueries
         );
 
     /// <summary>The alert's own profiling job, or the one of its commit and profile that it joined (alerts of one
-    /// commit share a job: ProfilingJobs.JoinQueuedAsync).</summary>
+    /// commit share a job: ProfilingJobs.JoinQueuedAsync). A target's alert has no commit before it: any base
+    /// does.</summary>
     public static async Task<Ok<List<ProfilingJobDto>>> OfAlert(long alertId, PerfDbContext db, CancellationToken ct)
     {
         var alert = await db
@@ -62,9 +63,23 @@ internal static class ProfileQueries
                     && j.ProjectId == alert.ProjectId
                     && j.ProfileId == alert.ProfileId
                     && j.Commit == alert.ToCommit
-                    && j.BaseCommit == alert.FromCommit
+                    && (alert.FromCommit == null || j.BaseCommit == alert.FromCommit)
                 )
             )
+        );
+        return TypedResults.Ok(await Jobs(db, jobs, ct));
+    }
+
+    /// <summary>The default branch's profiling jobs of the run's commit on its hardware profile: of a target it broke,
+    /// of a change point at it.</summary>
+    public static async Task<Ok<List<ProfilingJobDto>>> OfRun(long runId, PerfDbContext db, CancellationToken ct)
+    {
+        var run = db.Runs.Where(r => r.Id == runId);
+        var jobs = db.Jobs.Where(j =>
+            j.Kind == JobKind.Profile
+            && j.AlertId != null
+            && j.PullRequest == null
+            && run.Any(r => r.ProjectId == j.ProjectId && r.ProfileId == j.ProfileId && r.Commit!.Sha == j.Commit)
         );
         return TypedResults.Ok(await Jobs(db, jobs, ct));
     }
@@ -117,11 +132,12 @@ internal static class ProfileQueries
             : TypedResults.NotFound();
 
     /// <summary>Every round of each side summed, then head against base.</summary>
-    public static async Task<Results<Ok<DifferentialDto>, ProblemHttpResult>> Differential(
+    public static async Task<Results<JsonHttpResult<DifferentialDto>, ProblemHttpResult>> Differential(
         long jobId,
         string benchmark,
         PerfDbContext db,
         IOptions<ProfileOptions> options,
+        IOptions<Microsoft.AspNetCore.Http.Json.JsonOptions> json,
         CancellationToken ct
     )
     {
@@ -161,7 +177,13 @@ internal static class ProfileQueries
             return new FoldedStacks(merged);
         }
         var diff = DifferentialProfile.Build(Side(RunRole.Base), Side(RunRole.Head));
-        return TypedResults.Ok(
+        // The tree nests two levels a frame (a node, its children): a .NET stack through BenchmarkDotNet's async
+        // plumbing is deeper than the serializer's default 64 levels allow. Only this response gets the deeper limit.
+        var deep = new System.Text.Json.JsonSerializerOptions(json.Value.SerializerOptions)
+        {
+            MaxDepth = 2 * options.Value.MaxDepth + 16,
+        };
+        return TypedResults.Json(
             new DifferentialDto(
                 job.Id,
                 job.Project,
@@ -179,7 +201,8 @@ internal static class ProfileQueries
                 diff.Grown,
                 diff.Shrunk,
                 diff.Root
-            )
+            ),
+            deep
         );
     }
 

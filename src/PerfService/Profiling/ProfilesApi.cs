@@ -57,9 +57,11 @@ public static class ProfilesApi
                     long jobId,
                     Data.PerfDbContext db,
                     Microsoft.Extensions.Options.IOptions<ProfileOptions> options,
+                    Microsoft.Extensions.Options.IOptions<Microsoft.AspNetCore.Http.Json.JsonOptions> json,
                     CancellationToken ct
-                ) => ProfileQueries.Differential(jobId, benchmark, db, options, ct)
+                ) => ProfileQueries.Differential(jobId, benchmark, db, options, json, ct)
             )
+            .Produces<DifferentialDto>()
             .WithSummary(
                 "Get head against base for one benchmark of a profiling job: the differential flame graph's data"
             );
@@ -68,7 +70,11 @@ public static class ProfilesApi
             .WithSummary("List a pull request's profiling jobs and their profiles");
         reads
             .MapGet("/alerts/{alertId:long}/profiles", ProfileQueries.OfAlert)
-            .WithSummary("List the profiling jobs of a change-point alert and their profiles");
+            .WithSummary("List the profiling jobs of a change-point or target alert and their profiles");
+        reads
+            .MapGet("/runs/{runId:long}/profiles", ProfileQueries.OfRun)
+            .WithSummary("List the profiling jobs of a run's commit on its hardware profile")
+            .WithDescription("The default branch's: of a target the run broke, of a change point at its commit.");
         reads
             .MapGet("/profiles/{cpuProfileId:long}/native", ProfileQueries.Native)
             .WithSummary("Download a profile in the profiler's own format");

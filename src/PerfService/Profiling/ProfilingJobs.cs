@@ -9,8 +9,9 @@ namespace PerfService.Profiling;
 
 /// <summary>
 /// When profiling jobs are created: after a pull request's job is judged with regressions, when a change point is
-/// raised on the default branch, and when a writer asks (<c>/perf profile</c>, the pull request page's button). Each
-/// profiles base and head on one hardware profile; the jobs themselves are made by <see cref="JobScheduler"/>.
+/// raised or a target breaks on the default branch, and when a writer asks (<c>/perf profile</c>, the pull request
+/// page's button). Each profiles base and head on one hardware profile; the jobs themselves are made by
+/// <see cref="JobScheduler"/>.
 /// </summary>
 public sealed class ProfilingJobs(
     PerfDbContext db,
@@ -62,9 +63,7 @@ public sealed class ProfilingJobs(
 
     /// <summary>
     /// A slowdown on the default branch: the alert's benchmark at its commit against the one before the change, on the
-    /// alert's hardware profile, by the agent that measured that commit (or, for a commit measured outside our agents,
-    /// the one of that profile that last ran a job of the project; none when no agent ever did). It ranks below every
-    /// measuring job (<see cref="JobScheduler.ChangePointProfilePriority"/>): bisection and pushes go first.
+    /// alert's hardware profile, by the agent that measured that commit (<see cref="ForDefaultBranchAsync"/>).
     /// </summary>
     public async Task<Job?> ForChangePointAsync(Alert alert, CancellationToken ct)
     {
@@ -77,15 +76,108 @@ public sealed class ProfilingJobs(
         )
             return null;
         var targets = await TargetsAsync(db.Benchmarks.Where(b => b.Id == benchmark), ct);
+        return await ForDefaultBranchAsync(alert, profile, before, after, targets, null, "change-point", ct);
+    }
+
+    /// <summary>
+    /// A target the default branch newly fails (<see cref="Analysis.TargetChecker"/> just opened its alert): the
+    /// benchmarks of its failing outcomes (both sides of a ratio) at the run's commit against the previous commit of
+    /// the default branch measured on the run's hardware profile, by the agent that measured the run, ranked like a
+    /// change point's profile. Only where the target breaks: not when it failed at that previous commit too. Runs of
+    /// pull requests and of submitted jobs are judged on their pull request, never here.
+    /// </summary>
+    public async Task<Job?> ForTargetFailureAsync(
+        Run run,
+        Alert alert,
+        string target,
+        IReadOnlyCollection<long> benchmarks,
+        CancellationToken ct
+    )
+    {
+        if (
+            !options.Value.ProfileRegressions
+            || run.PullRequest is not null
+            || run.Role != RunRole.Head
+            || run.BranchId is not { } branch
+            || alert.ToCommit is not { } after
+            || benchmarks.Count == 0
+            || !await db.Branches.AnyAsync(b => b.Id == branch && b.Project!.DefaultBranch == b.Name, ct)
+            || (run.JobId is { } jobId && await db.Jobs.AnyAsync(j => j.Id == jobId && j.Kind == JobKind.Submitted, ct))
+        )
+            return null;
+        var at = await db
+            .Commits.Where(c => c.Id == run.CommitId)
+            .Select(c => c.CommittedAt ?? c.FirstSeenAt)
+            .FirstAsync(ct);
+        var before = await db
+            .Runs.AsNoTracking()
+            .Where(r =>
+                r.ProjectId == run.ProjectId
+                && r.ProfileId == run.ProfileId
+                && r.BranchId == branch
+                && r.PullRequest == null
+                && r.Role == RunRole.Head
+                && r.CommitId != run.CommitId
+                && (r.Commit!.CommittedAt ?? r.Commit.FirstSeenAt) < at
+            )
+            .OrderByDescending(r => r.Commit!.CommittedAt ?? r.Commit.FirstSeenAt)
+            .ThenByDescending(r => r.Id)
+            .Select(r => new { r.CommitId, r.Commit!.Sha })
+            .FirstOrDefaultAsync(ct);
+        if (before is null)
+        {
+            logger.LogInformation(
+                "Target alert {AlertId} is not profiled: no earlier default-branch commit was measured on its profile",
+                alert.Id
+            );
+            return null;
+        }
+        // A target matching several benchmarks is stored once per benchmark, as "name [benchmark key]".
+        var runsBefore = db
+            .Runs.Where(r => r.CommitId == before.CommitId && r.ProfileId == run.ProfileId)
+            .Select(r => r.Id);
+        if (
+            await db.TargetResults.AnyAsync(
+                t =>
+                    runsBefore.Contains(t.RunId)
+                    && t.Outcome == Core.Targets.TargetStatus.Fail
+                    && (t.Name == target || t.Name.StartsWith(target + " [")),
+                ct
+            )
+        )
+            return null;
+        var targets = await TargetsAsync(db.Benchmarks.Where(b => benchmarks.Contains(b.Id)), ct);
+        return await ForDefaultBranchAsync(alert, run.ProfileId, before.Sha, after, targets, run.AgentId, "target", ct);
+    }
+
+    /// <summary>
+    /// A default-branch alert's profile of <paramref name="after"/> against <paramref name="before"/>: what earlier
+    /// jobs of the commit do not already profile, joined to a queued job of the same commit when there is one, on
+    /// <paramref name="measuredBy"/> (or, for a commit measured outside our agents, the one of that profile that last
+    /// ran a job of the project; none when no agent ever did). It ranks below every measuring job
+    /// (<see cref="JobScheduler.ChangePointProfilePriority"/>): bisection and pushes go first.
+    /// </summary>
+    private async Task<Job?> ForDefaultBranchAsync(
+        Alert alert,
+        long profile,
+        string before,
+        string after,
+        List<ProfileTarget> targets,
+        long? measuredBy,
+        string kind,
+        CancellationToken ct
+    )
+    {
         // Another measure of the same benchmark (its allocations, say) changed at the same commit: one profile serves both.
         var covered = await CoveredAsync(alert.ProjectId, profile, after, null, ct);
-        targets = targets.Where(t => !covered.Contains(t)).ToList();
+        targets = targets.Where(t => !covered.Contains(t)).Take(MaxTargets).ToList();
         if (targets.Count == 0)
             return null;
         if (await JoinQueuedAsync(alert, profile, before, after, targets, ct) is { } joined)
             return joined;
         var agent =
-            await db
+            measuredBy
+            ?? await db
                 .Runs.AsNoTracking()
                 .Where(r =>
                     r.ProjectId == alert.ProjectId
@@ -105,7 +197,8 @@ public sealed class ProfilingJobs(
         if (agent is null)
         {
             logger.LogInformation(
-                "Change-point alert {AlertId} is not profiled: no agent of its profile ever ran a job of the project",
+                "The {Kind} alert {AlertId} is not profiled: no agent of its profile ever ran a job of the project",
+                kind,
                 alert.Id
             );
             return null;
@@ -125,7 +218,7 @@ public sealed class ProfilingJobs(
             held: false,
             JobScheduler.ChangePointProfilePriority
         );
-        return await SaveAsync(job, $"change-point alert {alert.Id}", ct);
+        return await SaveAsync(job, $"{kind} alert {alert.Id}", ct);
     }
 
     /// <summary>
@@ -263,7 +356,7 @@ public sealed class ProfilingJobs(
     /// <summary>What earlier profiling jobs at this head and profile already profile: of the pull request, or (with
     /// none) of the default branch's alerts.</summary>
     /// <summary>
-    /// A commit that slows several benchmarks raises an alert for each: they share the profiling job of that commit and
+    /// A commit that slows several benchmarks (or breaks a target beside) raises an alert for each: they share the profiling job of that commit and
     /// profile (one checkout and build a side) while no agent has claimed it. The update is conditional on the job
     /// still being queued, so a claimed job keeps the targets its agent was given and the next alert gets its own.
     /// </summary>
@@ -299,7 +392,7 @@ public sealed class ProfilingJobs(
         if (updated == 0)
             return null;
         logger.LogInformation(
-            "Change-point alert {AlertId} joins profiling job {JobId} of the same commit: {Count} benchmark(s)",
+            "Alert {AlertId} joins profiling job {JobId} of the same commit: {Count} benchmark(s)",
             alert.Id,
             queued.Id,
             merged.Targets.Count

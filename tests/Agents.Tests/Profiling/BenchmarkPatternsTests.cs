@@ -24,6 +24,14 @@ public sealed class BenchmarkPatternsTests
         Assert.DoesNotMatch(filter, stored + "x");
     }
 
+    [Theory]
+    [InlineData("Rivulet.Benchmarks.CoreOperatorsBenchmarks.Sequential", "Rivulet.Benchmarks.CoreOperatorsBenchmarks.Sequential")]
+    [InlineData("Rivulet.Benchmarks.AdvancedFeaturesBenchmarks.WithRetries [Quick]", "Rivulet.Benchmarks.AdvancedFeaturesBenchmarks.WithRetries")]
+    [InlineData("Rivulet.Benchmarks.X.Run [Quick-net8.0]", "Rivulet.Benchmarks.X.Run")]
+    [InlineData("A.B.C(Size=10) [Job-ABC]", "A.B.C(Size=10)")]
+    public void BenchmarkDotNet_names_lose_the_measuring_job_the_filter_never_sees(string stored, string filter) =>
+        Assert.Equal(filter, BenchmarkPatterns.Bdn(stored));
+
     [Fact]
     public void A_hostile_name_stays_one_literal_pattern()
     {

@@ -75,6 +75,7 @@ public static class AccessExpectations
             Get($"/api/v1/jobs/{t.ProfilingJobId}/profiles/differential?benchmark={AccessMatrixApp.ProfiledBenchmark}")),
         ["GET /api/v1/projects/{slug}/pulls/{pr:int}/profiles"] = new(Door.Read, (t, _, _) => Get($"/api/v1/projects/{t.Slug}/pulls/{t.PullRequest}/profiles")),
         ["GET /api/v1/alerts/{alertId:long}/profiles"] = new(Door.Read, (t, _, _) => Get($"/api/v1/alerts/{t.AlertId}/profiles")),
+        ["GET /api/v1/runs/{runId:long}/profiles"] = new(Door.Read, (t, _, _) => Get($"/api/v1/runs/{t.RunId}/profiles")),
         ["GET /api/v1/profiles/{cpuProfileId:long}/native"] = new(Door.Read, (t, _, _) => Get($"/api/v1/profiles/{t.CpuProfileId}/native")),
         ["GET /api/v1/profiles/{cpuProfileId:long}/folded"] = new(Door.Read, (t, _, _) => Get($"/api/v1/profiles/{t.CpuProfileId}/folded")),
 

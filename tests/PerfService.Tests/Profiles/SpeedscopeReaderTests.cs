@@ -21,16 +21,40 @@ public sealed class SpeedscopeReaderTests
     private const string Sequential = "Rivulet.Benchmarks!Rivulet.Benchmarks.CoreOperatorsBenchmarks.Sequential()";
 
     [Fact]
-    public void Reads_the_eventpipe_profilers_file_with_the_time_of_each_thread()
+    public void Reads_the_eventpipe_profilers_file_as_the_time_its_threads_ran_managed_code()
     {
         // The file as BenchmarkDotNet wrote it, gzipped for the repository (the reader unzips what it is given).
         var folded = ProfileFixtures.Read(Bytes(BdnFixture), ProfileFormat.Speedscope);
 
-        // Figures from an independent fold of the same file (PROVENANCE.md): 7 threads, 22.6 s of them, mostly
-        // waiting; the benchmark's own frame is on 22 ms of it.
-        Assert.Equal(22_602, folded.TotalSamples);
-        Assert.Equal(197, folded.Stacks.Count);
-        Assert.Equal(22, Total(folded, Sequential));
+        // Figures from an independent fold of the same file (PROVENANCE.md): 7 threads, 22.6 s of them, of which
+        // 536 ms on CPU in managed code (the rest outside it, nearly all waiting, is left out); the benchmark's own
+        // frame is on 11 ms of that. The thread-time pseudo-frames are gone: CPU time is its frame's own time.
+        Assert.Equal(536, folded.TotalSamples);
+        Assert.Equal(62, folded.Stacks.Count);
+        Assert.Equal(11, Total(folded, Sequential));
+        Assert.DoesNotContain(folded.Stacks.Keys, s => s.Contains("CPU_TIME", StringComparison.Ordinal) || s.Contains("UNMANAGED_CODE_TIME", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_thread_time_profile_keeps_managed_code_on_cpu_and_leaves_out_waits_and_the_finalizer_thread()
+    {
+        // The shape of BenchmarkDotNet's file for a slowed Rivulet benchmark: the pool thread runs the benchmark, then
+        // burns CPU in the slowdown, then waits; the finalizer thread ran once and then "ran" for seconds in
+        // RunFinalizers, which is how its waits come out.
+        var json = File(
+            """{ "name": "Thread (11) (.NET ThreadPool)" }, { "name": "Bench.Run()" }, { "name": "Slowdown.SlowdownWork(int64)" }, { "name": "CPU_TIME" }, """
+            + """{ "name": "UNMANAGED_CODE_TIME" }, { "name": "Thread (12) (.NET Finalizer Thread)" }, { "name": "System.GC.RunFinalizers()" }""",
+            Evented("milliseconds", ('O', 0, 0), ('O', 1, 0), ('O', 3, 0), ('C', 3, 4), ('O', 2, 4), ('O', 3, 4), ('C', 3, 10), ('C', 2, 10),
+                ('O', 4, 10), ('C', 4, 40), ('C', 1, 40), ('C', 0, 40)) + "," +
+            Evented("milliseconds", ('O', 5, 0), ('O', 6, 0), ('O', 3, 0), ('C', 3, 3300), ('C', 6, 3300), ('C', 5, 3300)));
+
+        var folded = Read(json);
+
+        Assert.Equal(new Dictionary<string, long>
+        {
+            ["Thread (11) (.NET ThreadPool);Bench.Run()"] = 4,
+            ["Thread (11) (.NET ThreadPool);Bench.Run();Slowdown.SlowdownWork(int64)"] = 6,
+        }, folded.Stacks);
     }
 
     [Fact]

@@ -69,6 +69,7 @@ export const api = {
   run: (id) => get(`/api/v1/runs/${enc(id)}`),
   verdicts: (id) => get(`/api/v1/runs/${enc(id)}/verdicts`),
   targets: (id) => get(`/api/v1/runs/${enc(id)}/targets`),
+  runProfiles: (id) => get(`/api/v1/runs/${enc(id)}/profiles`),
   compare: (slug, query) => get(apiUrl(`projects/${enc(slug)}/compare`, query)),
   disturbance: (slug, profile) => get(apiUrl(`projects/${enc(slug)}/disturbance`, { profile })),
   alerts: (query) => get(apiUrl('alerts', query)),

@@ -109,7 +109,7 @@ async function detail(id) {
     data.events.length ? el('ol', { class: 'events' }, data.events.map((e) => el('li', {},
       el('strong', {}, `${e.fromState ?? '–'} → ${e.toState}`), ` by ${e.actor}, ${timeAgo(e.at)}`, e.reason ? el('blockquote', {}, e.reason) : null)))
       : el('p', { class: 'muted' }, 'No changes yet.'),
-    data.alert.kind === 'ChangePoint' ? profilesSection(() => api.alertProfiles(id)) : null);
+    ['ChangePoint', 'Target'].includes(data.alert.kind) ? profilesSection(() => api.alertProfiles(id)) : null);
   render(d);
   box.addEventListener('triaged', (e) => render(e.detail));
   return box;

@@ -4,6 +4,7 @@ import { el, clear, showError, shortSha, fmtNumber, fmtPercent, fmtTime, badge, 
 import { dataTable } from '../table.js';
 import { word } from '../words.js';
 import { unmeasuredLine } from './unmeasured.js';
+import { profilesSection } from './profiles.js';
 
 const pct = (v) => (v === null || v === undefined ? null : v * 100);
 
@@ -18,6 +19,8 @@ export async function renderRun(container, id, { heading = true } = {}) {
       summary(verdicts, targets),
       section('Verdicts', verdicts.length ? verdictTable(verdicts, explorer) : el('p', { class: 'muted' }, 'No verdicts: this run is not part of a compared job.')),
       section('Targets', targets.length ? targetTables(targets) : el('p', { class: 'muted' }, 'No targets were evaluated for this run.')),
+      // A target this run broke on the default branch is profiled against the commit before, like a change point.
+      targets.some((t) => t.outcome === 'Fail') && !r.pullRequest ? profilesSection(() => api.runProfiles(id)) : null,
       section(`Results (${detail.results.length})`, resultTable(detail.results)));
   } catch (e) {
     showError(container, e);
