@@ -163,14 +163,19 @@ public sealed class TargetChecker(PerfDbContext db, AlertService alerts, Profili
                     "target failed",
                     ct
                 );
-                // Why it broke: the failing benchmarks and, for a ratio, the baselines they were divided by.
-                var keys = failed.SelectMany(f => new[] { f.Benchmark, f.Baseline }).OfType<string>().ToHashSet();
-                var benchmarks = results
-                    .Where(r => keys.Contains(r.Result.Key))
-                    .Select(r => r.BenchmarkId)
-                    .Distinct()
-                    .ToList();
-                await profiling.ForTargetFailureAsync(run, alert, group.Key, benchmarks, ct);
+                // Only the run that opened the alert can be where the target broke; a target that keeps failing finds
+                // the alert of an earlier run open, and costs the analysis no profiling queries.
+                if (alert.RunId == run.Id)
+                {
+                    // Why it broke: the failing benchmarks and, for a ratio, the baselines they were divided by.
+                    var keys = failed.SelectMany(f => new[] { f.Benchmark, f.Baseline }).OfType<string>().ToHashSet();
+                    var benchmarks = results
+                        .Where(r => keys.Contains(r.Result.Key))
+                        .Select(r => r.BenchmarkId)
+                        .Distinct()
+                        .ToList();
+                    await profiling.ForTargetFailureAsync(run, alert, group.Key, benchmarks, ct);
+                }
             }
             else if (group.All(o => o.Status == TargetStatus.Pass))
             {
