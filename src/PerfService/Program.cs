@@ -36,7 +36,7 @@ builder.AddDashboard();
 builder.AddApiReference();
 
 var app = builder.Build();
-if (await app.TryRunAsync(args))
+if (await app.TryRunAsync(args) || !app.SettingsAreValid()) // a wrong setting: exit 1, saying which
     return;
 
 app.UseServiceDefaults();
