@@ -83,15 +83,63 @@ public static class SpeedscopeReader
                 || FoldedStacks.Frames(stack).Any(IsFinalizerThread)
             )
                 continue;
-            var own = stack.EndsWith(";" + CpuTime, StringComparison.Ordinal) ? stack[..^(CpuTime.Length + 1)] : stack;
+            var frames = FoldedStacks.Frames(stack).ToList();
+            if (frames.Count > 0 && frames[^1] == CpuTime)
+                frames.RemoveAt(frames.Count - 1);
+            while (frames.Count > 1 && IsGcPoll(frames[^1]))
+                frames.RemoveAt(frames.Count - 1);
+            if (IsIdlePoolWorker(frames))
+                continue;
+            var own = string.Join(';', frames);
             onCpu[own] = onCpu.GetValueOrDefault(own) + count;
         }
         return new FoldedStacks(onCpu);
     }
 
+    /// <summary>
+    /// The runtime's sampler reads a running thread's stack once the thread stops at a GC poll, so the samples of a
+    /// busy loop end in <c>Thread.PollGC</c> and its worker: that time is the caller's (seen: a third of a Rivulet
+    /// run's samples in <c>PollGCWorker</c>, nearly all of them called from the loop that had become slower).
+    /// </summary>
+    private static bool IsGcPoll(string frame) =>
+        Method(frame) is var m
+        && (
+            m.StartsWith("System.Threading.Thread.PollGC(", StringComparison.Ordinal)
+            || m.StartsWith("System.Threading.Thread.<PollGC>", StringComparison.Ordinal)
+        );
+
+    /// <summary>
+    /// A thread-pool worker with no work: below its thread's root frame only the pool's wait for a work item, a semaphore
+    /// that spins before it blocks. It runs none of the benchmark's code, and how much of it a side has depends on how
+    /// many pool threads happened to exist and how often work ran out (seen: the largest "grown" frame of a run that had
+    /// become slower in its own loop), so it would outrank the code that changed.
+    /// </summary>
+    private static bool IsIdlePoolWorker(IReadOnlyList<string> frames)
+    {
+        // TraceEvent puts the process and its thread group above each thread's root frame.
+        var below = frames.SkipWhile(f => !IsThreadRoot(f)).Skip(1).ToList();
+        return below.Any(f => Method(f).StartsWith(PoolWorker, StringComparison.Ordinal))
+            && below.All(f => PoolWait.Any(w => Method(f).StartsWith(w, StringComparison.Ordinal)));
+    }
+
+    private const string PoolWorker = "System.Threading.PortableThreadPool+WorkerThread.WorkerThreadStart(";
+
+    private static readonly string[] PoolWait =
+    [
+        "System.Threading.Thread.StartCallback(",
+        PoolWorker,
+        "System.Threading.LowLevelLifoSemaphore.",
+        "System.Threading.LowLevelSpinWaiter.",
+    ];
+
+    /// <summary>The method of "Module!Method", as TraceEvent names managed frames.</summary>
+    private static string Method(string frame) => frame[(frame.IndexOf('!') + 1)..];
+
+    private static bool IsThreadRoot(string frame) => frame.StartsWith("Thread (", StringComparison.Ordinal);
+
     /// <summary>TraceEvent names each thread's root frame "Thread (id)", the runtime's name for it after.</summary>
     private static bool IsFinalizerThread(string frame) =>
-        frame.StartsWith("Thread (", StringComparison.Ordinal)
+        IsThreadRoot(frame)
         && frame.Contains("(.NET Finalizer", StringComparison.Ordinal);
 
     private static List<string> Frames(JsonElement root)

@@ -27,10 +27,11 @@ public sealed class SpeedscopeReaderTests
         var folded = ProfileFixtures.Read(Bytes(BdnFixture), ProfileFormat.Speedscope);
 
         // Figures from an independent fold of the same file (PROVENANCE.md): 7 threads, 22.6 s of them, of which
-        // 536 ms on CPU in managed code (the rest outside it, nearly all waiting, is left out); the benchmark's own
-        // frame is on 11 ms of that. The thread-time pseudo-frames are gone: CPU time is its frame's own time.
-        Assert.Equal(536, folded.TotalSamples);
-        Assert.Equal(62, folded.Stacks.Count);
+        // 536 ms on CPU in managed code (the rest outside it, nearly all waiting, is left out), 210 ms of that in idle
+        // pool workers (left out) and GC polls (their callers' time): 326 ms on 44 stacks. The benchmark's own frame
+        // is on 11 ms. The thread-time pseudo-frames are gone: CPU time is its frame's own time.
+        Assert.Equal(326, folded.TotalSamples);
+        Assert.Equal(44, folded.Stacks.Count);
         Assert.Equal(11, Total(folded, Sequential));
         Assert.DoesNotContain(folded.Stacks.Keys, s => s.Contains("CPU_TIME", StringComparison.Ordinal) || s.Contains("UNMANAGED_CODE_TIME", StringComparison.Ordinal));
     }
@@ -54,6 +55,43 @@ public sealed class SpeedscopeReaderTests
         {
             ["Thread (11) (.NET ThreadPool);Bench.Run()"] = 4,
             ["Thread (11) (.NET ThreadPool);Bench.Run();Slowdown.SlowdownWork(int64)"] = 6,
+        }, folded.Stacks);
+    }
+
+    [Fact]
+    public void The_slowed_loop_is_the_top_grown_frame_of_a_real_rivulet_pair_not_the_gc_poll_or_the_idle_pool()
+    {
+        // Rivulet's WithRetries profiled by the agent on base and on head with the demo's slower retries (PROVENANCE.md).
+        // Read as EventPipe writes them, the head's largest growth was the thread pool's idle spin
+        // (LowLevelLifoSemaphore.Wait) and the GC poll the sampler stops busy threads at, both above the slowed loop.
+        var diff = DifferentialProfile.Build(
+            ProfileFixtures.Read(Bytes("bdn-rivulet-withretries-base.speedscope.json.gz"), ProfileFormat.Speedscope),
+            ProfileFixtures.Read(Bytes("bdn-rivulet-withretries-slowed.speedscope.json.gz"), ProfileFormat.Speedscope));
+
+        Assert.Equal("Rivulet.Benchmarks!PerfBenches.Shared.Slowdown.SlowdownWork(int64)", diff.Grown[0].Frame);
+        Assert.DoesNotContain(diff.Grown, g => g.Frame.Contains("PollGC", StringComparison.Ordinal)
+            || g.Frame.Contains("LowLevelLifoSemaphore.Wait", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_gc_poll_is_its_callers_time_and_an_idle_pool_worker_is_left_out()
+    {
+        const string Core = "System.Private.CoreLib!System.Threading.";
+        var json = File(
+            $$"""{ "name": "Thread (11) (.NET ThreadPool)" }, { "name": "{{Core}}Thread.StartCallback()" }, """
+            + $$"""{ "name": "{{Core}}PortableThreadPool+WorkerThread.WorkerThreadStart()" }, { "name": "{{Core}}LowLevelLifoSemaphore.Wait(int32,bool)" }, """
+            + $$"""{ "name": "{{Core}}Thread.<PollGC>g__PollGCWorker|67_0()" }, { "name": "CPU_TIME" }, { "name": "Bench.Loop()" }""",
+            // The pool worker waits for work (5 ms, 2 of them stopped at a GC poll), then runs the benchmark's loop,
+            // which the sampler stops at a GC poll for 7 of its 9 ms.
+            Evented("milliseconds", ('O', 0, 0), ('O', 1, 0), ('O', 2, 0), ('O', 3, 0), ('O', 5, 0), ('C', 5, 3), ('O', 4, 3), ('O', 5, 3),
+                ('C', 5, 5), ('C', 4, 5), ('C', 3, 5), ('O', 6, 5), ('O', 5, 5), ('C', 5, 7), ('O', 4, 7), ('O', 5, 7), ('C', 5, 14),
+                ('C', 4, 14), ('C', 6, 14), ('C', 2, 14), ('C', 1, 14), ('C', 0, 14)));
+
+        var folded = Read(json);
+
+        Assert.Equal(new Dictionary<string, long>
+        {
+            [$"Thread (11) (.NET ThreadPool);{Core}Thread.StartCallback();{Core}PortableThreadPool+WorkerThread.WorkerThreadStart();Bench.Loop()"] = 9,
         }, folded.Stacks);
     }
 
