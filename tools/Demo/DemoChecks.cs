@@ -6,7 +6,7 @@ namespace PerfService.Demo;
 /// <summary>
 /// Reads back from the API what the demo planted: a change point on main at the planting commit, a regression verdict
 /// on the pull request, a differential profile of each regressed benchmark whose top grown frame is the slowdown
-/// switch's code, the broken target failing (full demo), and every suite that ran on the final commit having
+/// switch's code, the broken target failing and its commit profiled the same way (full demo), and every suite that ran on the final commit having
 /// its targets evaluated. Analysis runs in the background after the last job: each check says what it is waiting
 /// for while it waits, and gives up as soon as nothing is left to analyse, saying what it saw.
 /// </summary>
@@ -75,6 +75,7 @@ public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoR
                         : "NOT failing; evaluated as " + (ofTarget.Count == 0 ? "nothing (not measured)" : string.Join(", ", ofTarget.Select(t => $"{Benchmark(t)} {t!["outcome"]} {Number(t["actual"])}"))));
                 return new Look(failed.Count > 0, settled, what, $"{ofTarget.Count} evaluations so far, {analysis}");
             }, ct);
+            targetOk &= await WaitAsync("the broken target's profile", () => TargetProfileAsync(ct), ct);
         }
         else
         {

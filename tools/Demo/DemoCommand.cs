@@ -100,7 +100,7 @@ public static class DemoCommand
             output.WriteLine("==> summary");
             summary.PrintPlan(calibrations);
             await summary.PrintNoiseAsync(ct);
-            await summary.PrintProfilesAsync(checks.Profiles, ct);
+            await summary.PrintProfilesAsync(checks.Profiles, checks.TargetProfile, ct);
             output.WriteLine("  where to click:");
             summary.PrintLinks(await summary.PlantedTrendUrlAsync(ct));
             output.WriteLine("  how long (since ./perf demo started):");

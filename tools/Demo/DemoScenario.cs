@@ -43,6 +43,10 @@ public sealed record DemoScenario(bool Full, DemoPlan Plan)
     /// <summary>The final main commit makes retries 25% slower: the "advanced features add under 10%" target breaks.</summary>
     public string TargetSlowdown => $"WithRetries={Plan.TargetStepPercent}";
     public string BrokenTarget => "advanced features add under 10% overhead";
+    /// <summary>The benchmark the final commit slows, and the method the .NET suites' slowdown switch burns CPU in
+    /// (benches/dotnet/BenchShared/Slowdown.cs): the frame the target failure's profile shows grown most.</summary>
+    public string RivuletSlowedBenchmark => "AdvancedFeaturesBenchmarks.WithRetries";
+    public string RivuletSlowdownFrame => "PerfBenches.Shared.Slowdown.SlowdownWork";
 
     /// <summary>Rounds a side of the pull request's jobs, and the project's budget for re-runs of inconclusive verdicts.</summary>
     public int PullRequestRounds => Plan.PullRequestRounds;

@@ -71,8 +71,12 @@ public sealed class DemoSummary(DemoApi api, DemoScenario scenario, DemoReposito
     /// Each regressed benchmark's differential flame graph, with the frame that grew most, and what profiling cost: the
     /// profiling jobs' agent time, and how long after the pull request's last measuring job the last of them ended.
     /// </summary>
-    public async Task PrintProfilesAsync(IReadOnlyList<DemoChecks.Profiled> profiled, CancellationToken ct)
+    public async Task PrintProfilesAsync(IReadOnlyList<DemoChecks.Profiled> profiled, DemoChecks.Profiled? target, CancellationToken ct)
     {
+        if (target is not null)
+            output.WriteLine($"  why the target broke: the final commit against the one before (the slowdown switch runs {scenario.RivuletSlowdownFrame}):\n" +
+                             $"    {target.Profile,-12} {target.Benchmark} top grown {target.TopFrame ?? "nothing"} {Pct(target.Growth)} of samples " +
+                             $"({target.BaseSamples}/{target.HeadSamples} samples)  {url}/{target.Page}");
         output.WriteLine($"  why the pull request is slower: differential flame graphs, head against base (the slowdown switch runs {scenario.SlowdownFrame}):");
         foreach (var p in profiled)
             output.WriteLine($"    {p.Profile,-12} {p.Benchmark,-38} top grown {p.TopFrame ?? "nothing"} {Pct(p.Growth)} of samples  {url}/{p.Page}");
