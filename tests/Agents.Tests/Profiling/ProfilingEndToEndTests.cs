@@ -210,22 +210,31 @@ public sealed class ProfilingEndToEndTests : IDisposable
     }
 
     [Fact]
-    public async Task BenchmarkDotNet_benchmark_is_profiled_with_the_eventpipe_profiler()
+    public async Task BenchmarkDotNet_benchmark_is_profiled_with_the_eventpipe_profiler_and_the_slowed_code_grew_most()
     {
         const string perfJson = """
             { "suites": [ { "name": "rivulet", "harness": "bdn", "folder": "dotnet/Rivulet.Benchmarks", "framework": "net10.0", "timeoutSeconds": 2400,
                             "env": { "PERF_BENCH_OTHER_RUNTIMES": "none" } } ] }
             """;
-        var head = Commit("head", perfJson, "dotnet/Rivulet.Benchmarks", "dotnet/BenchShared");
-        const string benchmark = "Rivulet.Benchmarks.CoreOperatorsBenchmarks.Sequential";
+        var baseCommit = Commit("base", perfJson, "dotnet/Rivulet.Benchmarks", "dotnet/BenchShared");
+        // The demo's slower retries: the slowdown switch burns CPU in a frame of its own, inside pool threads.
+        var head = Commit("head", perfJson.Replace("\"none\"", "\"none\", \"PERF_SLOWDOWN\": \"WithRetries=100\""),
+            "dotnet/Rivulet.Benchmarks", "dotnet/BenchShared");
+        const string benchmark = "Rivulet.Benchmarks.AdvancedFeaturesBenchmarks.WithRetries";
 
-        var (complete, log) = await RunAsync(Job(head, null, new ProfileTarget("rivulet", benchmark)));
+        var (complete, log) = await RunAsync(Job(head, baseCommit, new ProfileTarget("rivulet", benchmark)));
 
         Assert.True(complete.Succeeded, complete.Error + "\n" + log);
-        var profile = Assert.Single(Posted());
-        Assert.Equal(("head", "speedscope"), (profile.Metadata.Role, profile.Metadata.Format));
-        Assert.Contains(profile.Stacks.Stacks.Keys, s => s.Contains("CoreOperatorsBenchmarks.Sequential", StringComparison.Ordinal));
-        Assert.DoesNotContain(profile.Stacks.Stacks.Keys, s => s.Contains("CoreOperatorsBenchmarks.WhenAllUnbounded", StringComparison.Ordinal));
+        var posted = Posted();
+        Assert.Equal([("base", "speedscope"), ("head", "speedscope")], posted.Select(p => (p.Metadata.Role, p.Metadata.Format)));
+        Assert.All(posted, p =>
+        {
+            Assert.Contains(p.Stacks.Stacks.Keys, s => s.Contains("AdvancedFeaturesBenchmarks+<RunAsync>", StringComparison.Ordinal));
+            Assert.DoesNotContain(p.Stacks.Stacks.Keys, s => s.Contains("CoreOperatorsBenchmarks", StringComparison.Ordinal));
+        });
+        // Not the pool's idle spin nor the GC poll the sampler stops the busy loop at: the loop itself.
+        var diff = DifferentialProfile.Build(posted[0].Stacks, posted[1].Stacks);
+        Assert.EndsWith("PerfBenches.Shared.Slowdown.SlowdownWork(int64)", diff.Grown[0].Frame, StringComparison.Ordinal);
     }
 
     private const string CriterionPerfJson = """{ "suites": [ { "name": "fibers", "harness": "criterion", "folder": "rust", "args": ["--", "--noplot"] } ] }""";
