@@ -12,6 +12,8 @@ public static partial class FrameNormaliser
     public static string Normalise(string frame)
     {
         var name = frame.Trim();
+        name = TraceEventProcess().Replace(name, "Process ${name}");
+        name = TraceEventThread().Replace(name, "Thread${rest}");
         name = JitTier().Replace(name, "");
         name = RustHash().Replace(name, "");
         name = Offset().Replace(name, "");
@@ -35,6 +37,15 @@ public static partial class FrameNormaliser
         }
         return new FoldedStacks(merged);
     }
+
+    // TraceEvent's roots of an EventPipe profile name the process by id and command line ("Process64 dotnet (25179)
+    // Args: …/Rivulet.Benchmarks-ShortRun-1/… --anonymousPipes 128 129 …") and each thread by id ("Thread (25189)
+    // (.NET ThreadPool)"): new on every run, so without this no path of base lines up with head's.
+    [GeneratedRegex(@"^Process(32|64) (?<name>\S+) \(\d+\)( Args: .*)?$")]
+    private static partial Regex TraceEventProcess();
+
+    [GeneratedRegex(@"^Thread \(\d+\)(?<rest>( \(.*\))?)$")]
+    private static partial Regex TraceEventThread();
 
     // The .NET runtime's code versions: the same method at another tier is the same code.
     [GeneratedRegex(

@@ -17,6 +17,9 @@ public class FrameNormaliserTests
     [InlineData("memcpy+0x1a/0x80", "memcpy")]
     [InlineData("[unknown] 0x00007f3a2b1c4d5e", "[unknown] 0x?")]
     [InlineData("[kernel.kallsyms]", "[kernel.kallsyms]")]
+    [InlineData("Process64 dotnet (25179) Args: /work/bin/Rivulet.Benchmarks-ShortRun-1.dll --anonymousPipes 128 129", "Process dotnet")]
+    [InlineData("Thread (25189) (.NET ThreadPool)", "Thread (.NET ThreadPool)")]
+    [InlineData("Thread (25190)", "Thread")]
     public void Drops_what_changes_between_builds_and_keeps_the_code(string frame, string expected) =>
         Assert.Equal(expected, FrameNormaliser.Normalise(frame));
 

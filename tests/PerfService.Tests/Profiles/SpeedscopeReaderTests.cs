@@ -71,6 +71,10 @@ public sealed class SpeedscopeReaderTests
         Assert.Equal("Rivulet.Benchmarks!PerfBenches.Shared.Slowdown.SlowdownWork(int64)", diff.Grown[0].Frame);
         Assert.DoesNotContain(diff.Grown, g => g.Frame.Contains("PollGC", StringComparison.Ordinal)
             || g.Frame.Contains("LowLevelLifoSemaphore.Wait", StringComparison.Ordinal));
+        // The two runs' process and thread roots line up, so the benchmark's own paths are compared, not new on head.
+        var process = Assert.Single(diff.Root.Children);
+        Assert.Equal("Process dotnet", process.Name);
+        Assert.True(process.Base > 0 && process.Head > 0);
     }
 
     [Fact]

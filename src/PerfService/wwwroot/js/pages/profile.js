@@ -71,7 +71,7 @@ async function render() {
       changeList('Self time grew most', diff.grown),
       changeList('Self time shrank most', diff.shrunk),
       diff.grown.length === 0 && diff.shrunk.length === 0 ? el('p', { class: 'muted' }, 'No frame changed its share of samples.') : null),
-    el('p', { class: 'hint muted' }, 'Red frames hold a larger share of head\'s samples than of base\'s, blue a smaller one; width is head\'s samples. Click a frame to zoom.'),
+    el('p', { class: 'hint muted' }, 'Red frames hold a larger share of head\'s samples than of base\'s, blue a smaller one, orange ones are only on head; width is head\'s samples. Click a frame to zoom.'),
     views, chartBox, details,
     el('h3', {}, 'Downloads'),
     el('ul', { id: 'profile-downloads' }, profiles.filter((p) => p.benchmark === diff.benchmark).map((p) =>
