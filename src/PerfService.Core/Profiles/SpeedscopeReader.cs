@@ -139,8 +139,7 @@ public static class SpeedscopeReader
 
     /// <summary>TraceEvent names each thread's root frame "Thread (id)", the runtime's name for it after.</summary>
     private static bool IsFinalizerThread(string frame) =>
-        IsThreadRoot(frame)
-        && frame.Contains("(.NET Finalizer", StringComparison.Ordinal);
+        IsThreadRoot(frame) && frame.Contains("(.NET Finalizer", StringComparison.Ordinal);
 
     private static List<string> Frames(JsonElement root)
     {

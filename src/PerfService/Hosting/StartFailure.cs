@@ -21,8 +21,10 @@ public static class StartFailure
         catch (Exception e) when (Invalid(e).Any())
         {
             foreach (var invalid in Invalid(e))
-                foreach (var failure in invalid.Failures)
-                    Console.Error.WriteLine($"error: a setting in section '{SectionOf(invalid.OptionsType)}' is not valid: {failure}");
+            foreach (var failure in invalid.Failures)
+                Console.Error.WriteLine(
+                    $"error: a setting in section '{SectionOf(invalid.OptionsType)}' is not valid: {failure}"
+                );
             Environment.ExitCode = 1;
             return false;
         }
@@ -30,9 +32,12 @@ public static class StartFailure
 
     // Several wrong options classes come as one AggregateException.
     private static IEnumerable<OptionsValidationException> Invalid(Exception e) =>
-        e is AggregateException many ? many.InnerExceptions.OfType<OptionsValidationException>() : e is OptionsValidationException one ? [one] : [];
+        e is AggregateException many ? many.InnerExceptions.OfType<OptionsValidationException>()
+        : e is OptionsValidationException one ? [one]
+        : [];
 
     // Options classes name their section in a `Section` constant; the class name stands in where one has none.
     private static string SectionOf(Type options) =>
-        options.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetValue(null) as string ?? options.Name;
+        options.GetField("Section", BindingFlags.Public | BindingFlags.Static)?.GetValue(null) as string
+        ?? options.Name;
 }
