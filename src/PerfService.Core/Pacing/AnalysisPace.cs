@@ -3,8 +3,15 @@ namespace PerfService.Core.Pacing;
 /// <summary>How analysis yields to ingest: above <paramref name="IngestTarget"/> (the slow end of recent uploads), it
 /// pauses between batches, from <paramref name="Step"/> doubling up to <paramref name="MaxPause"/>; at least
 /// <paramref name="MinUploads"/> uploads must have been seen, so one slow upload on a quiet service does not
-/// count.</summary>
-public sealed record PaceOptions(TimeSpan IngestTarget, TimeSpan Step, TimeSpan MaxPause, int MinUploads = 5)
+/// count. It yields only while it keeps pace: a batch of <paramref name="BehindRuns"/> runs or more means that many
+/// were waiting, and the next batch follows at once, on every thread (0: yield however many wait).</summary>
+public sealed record PaceOptions(
+    TimeSpan IngestTarget,
+    TimeSpan Step,
+    TimeSpan MaxPause,
+    int MinUploads = 5,
+    int BehindRuns = 0
+)
 {
     /// <summary>The share of recent uploads whose time is compared with the target (their 90th percentile).</summary>
     public const double Quantile = 0.9;
@@ -20,16 +27,27 @@ public readonly record struct Pace(TimeSpan Pause, bool Yielding)
 /// <summary>
 /// Decides how long analysis waits before its next batch from how long recent uploads took. Analysis that is behind
 /// wants every core, and so do uploads: on a small machine, an analysis batch running beside a burst of uploads
-/// stretched their times (ingest p99 over 500 ms on 2 cores). Uploads come first: while their slow end is above the
-/// target, the pause doubles each batch (additive analysis, multiplicative back-off, as TCP does with a congested
+/// stretched their times (ingest p99 over 500 ms on 2 cores). Uploads come first while analysis keeps pace: while their
+/// slow end is above the target, the pause doubles each batch (additive analysis, multiplicative back-off, as TCP does with a congested
 /// link), and it halves again once they are fast, so a backlog still drains, only later. The pause is bounded, so
 /// analysis never stops, and zero when no upload was seen: a service with nothing to ingest analyses at full speed.
 /// </summary>
 public static class AnalysisPace
 {
-    public static Pace Next(Pace previous, IReadOnlyList<TimeSpan> recentUploads, PaceOptions options)
+    /// <param name="lastBatchRuns">Runs the batch before took: as many as were waiting, up to the batch size.</param>
+    public static Pace Next(
+        Pace previous,
+        IReadOnlyList<TimeSpan> recentUploads,
+        PaceOptions options,
+        int lastBatchRuns = 0
+    )
     {
         if (options.IngestTarget <= TimeSpan.Zero)
+            return Pace.Free;
+        // Pausing while runs pile up only moves the same work later and lets the backlog grow with the load (seen: a
+        // quarter of a minute's runs still waiting when a 50-agent load stopped); analysis is cheap next to ingest, so
+        // it yields while it is caught up and keeps pace otherwise.
+        if (options.BehindRuns > 0 && lastBatchRuns >= options.BehindRuns)
             return Pace.Free;
         if (recentUploads.Count >= options.MinUploads && SlowEnd(recentUploads) > options.IngestTarget)
         {

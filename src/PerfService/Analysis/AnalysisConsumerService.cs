@@ -42,14 +42,17 @@ public sealed class AnalysisConsumerService(
     private async Task ConsumeAsync(ChannelListener listener, CancellationToken stoppingToken)
     {
         var backoff = TimeSpan.FromSeconds(1);
+        var lastBatch = 0;
         while (!stoppingToken.IsCancellationRequested)
         {
             try
             {
                 // Taken before the step, so a run queued during it wakes the next wait.
                 var queued = listener.NextAsync();
-                await yielding.WaitAsync(stoppingToken);
-                if ((await consumer.StepAsync(stoppingToken)).TookAny)
+                await yielding.WaitAsync(stoppingToken, lastBatch);
+                var step = await consumer.StepAsync(stoppingToken);
+                lastBatch = step.Analysed + step.Failed;
+                if (step.TookAny)
                     continue;
                 backoff = TimeSpan.FromSeconds(1);
                 await Task.WhenAny(queued, Task.Delay(Poll, stoppingToken));

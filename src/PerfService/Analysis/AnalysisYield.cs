@@ -36,7 +36,8 @@ public sealed class AnalysisYield : IDisposable
         _options = new PaceOptions(
             TimeSpan.FromMilliseconds(options.Value.YieldAboveIngestMs),
             TimeSpan.FromMilliseconds(250),
-            TimeSpan.FromMilliseconds(options.Value.YieldMaxPauseMs)
+            TimeSpan.FromMilliseconds(options.Value.YieldMaxPauseMs),
+            BehindRuns: options.Value.YieldUntilWaitingRuns
         );
         _listener.InstrumentPublished = (instrument, listener) =>
         {
@@ -61,13 +62,14 @@ public sealed class AnalysisYield : IDisposable
         Trim();
     }
 
-    /// <summary>Decides the pace from the uploads of the last few seconds and waits its pause.</summary>
-    public async Task WaitAsync(CancellationToken ct)
+    /// <summary>Decides the pace from the uploads of the last few seconds and the runs the last batch took, and waits
+    /// its pause.</summary>
+    public async Task WaitAsync(CancellationToken ct, int lastBatchRuns = 0)
     {
         Trim();
         Pace pace;
         lock (_gate)
-            _pace = pace = AnalysisPace.Next(_pace, [.. _uploads.Select(u => u.Took)], _options);
+            _pace = pace = AnalysisPace.Next(_pace, [.. _uploads.Select(u => u.Took)], _options, lastBatchRuns);
         if (pace.Pause > TimeSpan.Zero)
             await Task.Delay(pace.Pause, _time, ct);
     }

@@ -55,12 +55,11 @@ public sealed class BackgroundOptions : IValidatableObject
     public int AnalysisAttempts { get; set; } = 3;
 
     /// <summary>
-    /// Threads one analysis feeds change-point series on at once; null: every core in a process with only the
-    /// background
-    /// role, half of them (at least one) in one that also serves requests. The detector is pure CPU, two thirds of an
-    /// analysis' time at the 50-agent load test, and its series are independent. Where requests share the cores,
-    /// feeding on all of them starved ingest (20-agent load test on 2 cores: ingest p99 1,940 ms with 2 threads,
-    /// 1,133 ms with 1, analysis lag p99 8.8 s and 13.0 s).
+    /// Threads one analysis feeds change-point series on at once; null: every core. The detector is pure CPU and its
+    /// series are independent. Where requests share the process, analysis drops to one thread while it yields to slow
+    /// uploads (<see cref="YieldAboveIngestMs"/>); when it is behind it keeps every thread, which on 2 cores at the
+    /// 50-agent load test kept pace (20 runs waiting when the load stopped, against 140 on one thread) with ingest p99
+    /// at 322 ms (docs/measurements/2026-11-27-capacity-model.md).
     /// </summary>
     [Range(1, 256)]
     public int? AnalysisThreads { get; set; }
@@ -71,13 +70,17 @@ public sealed class BackgroundOptions : IValidatableObject
     [Range(0, 60_000)]
     public int YieldAboveIngestMs { get; set; } = 250;
 
+    /// <summary>Analysis yields only while it keeps pace: once a batch took this many runs (that many were waiting),
+    /// the next follows at once on every thread, whatever uploads take. 0: yield however many runs wait.</summary>
+    [Range(0, 100_000)]
+    public int YieldUntilWaitingRuns { get; set; } = 50;
+
     /// <summary>The longest pause between two analysis batches while yielding (the pause doubles from 250 ms up to it):
     /// bounds how far yielding can slow analysis down.</summary>
     [Range(250, 60_000)]
     public int YieldMaxPauseMs { get; set; } = 2_000;
 
-    public int AnalysisThreadCount =>
-        AnalysisThreads ?? (Runs(ServiceRoles.Web) ? HalfTheCores : Environment.ProcessorCount);
+    public int AnalysisThreadCount => AnalysisThreads ?? Environment.ProcessorCount;
 
     public int WorkerCount => Workers ?? HalfTheCores;
 

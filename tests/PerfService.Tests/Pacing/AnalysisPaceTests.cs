@@ -61,4 +61,20 @@ public class AnalysisPaceTests
         var off = Options with { IngestTarget = TimeSpan.Zero };
         Assert.Equal(Pace.Free, AnalysisPace.Next(new Pace(TimeSpan.FromSeconds(1), true), Uploads(900, 900, 900, 900, 900, 900), off));
     }
+
+    [Fact]
+    public void Behind_it_keeps_pace_on_every_thread_and_yields_again_once_caught_up()
+    {
+        var options = Options with { BehindRuns = 50 };
+        var slow = Uploads(100, 200, 300, 400, 500, 600, 700, 800, 900, 1000);
+        var pace = AnalysisPace.Next(Pace.Free, slow, options, lastBatchRuns: 10);
+        Assert.Equal(new Pace(TimeSpan.FromMilliseconds(250), true), pace);
+        // The batch after the pause took 50 runs: they were waiting, so no pause, and not on one thread.
+        pace = AnalysisPace.Next(pace, slow, options, lastBatchRuns: 50);
+        Assert.Equal(Pace.Free, pace);
+        Assert.Equal(new Pace(TimeSpan.FromMilliseconds(250), true), AnalysisPace.Next(pace, slow, options, lastBatchRuns: 49));
+        // 0: the pause grows however many runs wait.
+        Assert.Equal(TimeSpan.FromMilliseconds(500),
+            AnalysisPace.Next(new Pace(TimeSpan.FromMilliseconds(250), true), slow, Options, lastBatchRuns: 256).Pause);
+    }
 }
