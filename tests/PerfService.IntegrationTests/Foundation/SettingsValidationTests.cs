@@ -9,6 +9,7 @@ public class SettingsValidationTests(PerfServiceApp app) : IClassFixture<PerfSer
     [Theory]
     [InlineData("Background:Workers", "0")]
     [InlineData("Background:AnalysisThreads", "0")]
+    [InlineData("Background:YieldUntilWaitingRuns", "-1")]
     [InlineData("Schedule:BaselineCron", "daily")]
     [InlineData("Retention:ArtifactDays", "-1")]
     [InlineData("Dashboard:PublicUrl", "perf.example.com")]
