@@ -69,7 +69,7 @@ public class RoleTests
         await using var database = await TestDatabase.CreateAsync();
         foreach (var (key, value) in new[] { ("Background:Roles", "web,worker"), ("Background:Workers", "0") })
         {
-            await using var bad = await FailedStart.RunAsync(database.ConnectionString, new Dictionary<string, string> { [key] = value });
+            var bad = await FailedStart.RunAsync(database.ConnectionString, new Dictionary<string, string> { [key] = value });
             FailedStart.AssertRefused(bad, "Background", key.Split(':')[1]);
         }
     }

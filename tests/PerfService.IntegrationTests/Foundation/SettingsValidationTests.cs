@@ -15,7 +15,7 @@ public class SettingsValidationTests(PerfServiceApp app) : IClassFixture<PerfSer
     [InlineData("Dashboard:PublicUrl", "perf.example.com")]
     public async Task A_bad_value_stops_the_service_at_start(string key, string value)
     {
-        await using var service = await FailedStart.RunAsync(app.Database.ConnectionString, new Dictionary<string, string> { [key] = value });
+        var service = await FailedStart.RunAsync(app.Database.ConnectionString, new Dictionary<string, string> { [key] = value });
         FailedStart.AssertRefused(service, key.Split(':')[0], key.Split(':')[1]);
     }
 

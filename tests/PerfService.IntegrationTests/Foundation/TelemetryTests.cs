@@ -85,7 +85,7 @@ public class TelemetryTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
     [Fact]
     public async Task A_malformed_allowed_network_stops_the_service_at_start()
     {
-        await using var bad = await FailedStart.RunAsync(app.Database.ConnectionString,
+        var bad = await FailedStart.RunAsync(app.Database.ConnectionString,
             new Dictionary<string, string> { ["Telemetry:MetricsAllowedNetworks:0"] = "everyone" });
         FailedStart.AssertRefused(bad, "Telemetry", "MetricsAllowedNetworks");
     }

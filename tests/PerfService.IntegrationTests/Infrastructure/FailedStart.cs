@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace PerfService.IntegrationTests.Infrastructure;
 
 /// <summary>
@@ -7,30 +9,50 @@ namespace PerfService.IntegrationTests.Infrastructure;
 /// </summary>
 internal static class FailedStart
 {
-    /// <summary>Starts the service with <paramref name="settings"/> ("Section:Key" names) and returns it once it has
-    /// exited; fails the test if it is still running after two minutes.</summary>
-    public static async Task<ChildProcess> RunAsync(string connectionString, IReadOnlyDictionary<string, string> settings)
+    /// <summary>What the service printed (standard output and error) and its exit code.</summary>
+    public sealed record Exited(int ExitCode, IReadOnlyList<string> Lines)
     {
-        var env = new Dictionary<string, string?>
-        {
-            ["ConnectionStrings__Perf"] = connectionString,
-            ["ASPNETCORE_ENVIRONMENT"] = null,
-            ["DOTNET_ENVIRONMENT"] = null,
-        };
-        foreach (var (key, value) in settings) env[key.Replace(":", "__", StringComparison.Ordinal)] = value;
+        public string Output => string.Join('\n', Lines);
+    }
+
+    /// <summary>Starts the service with <paramref name="settings"/> ("Section:Key" names) and returns once it has
+    /// exited; fails the test (and kills it) if it is still running after two minutes.</summary>
+    public static async Task<Exited> RunAsync(string connectionString, IReadOnlyDictionary<string, string> settings)
+    {
         var dll = TestPaths.ServiceDll;
-        var service = ChildProcess.Start("dotnet", [dll, "--urls", "http://127.0.0.1:0"], Path.GetDirectoryName(dll)!, env);
-        if (!await service.WaitForExitAsync(TimeSpan.FromMinutes(2)))
+        var psi = new ProcessStartInfo("dotnet")
         {
-            await service.DisposeAsync();
+            WorkingDirectory = Path.GetDirectoryName(dll)!,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var a in new[] { dll, "--urls", "http://127.0.0.1:0" }) psi.ArgumentList.Add(a);
+        psi.Environment.Remove("ASPNETCORE_ENVIRONMENT");
+        psi.Environment.Remove("DOTNET_ENVIRONMENT");
+        psi.Environment["ConnectionStrings__Perf"] = connectionString;
+        foreach (var (key, value) in settings) psi.Environment[key.Replace(":", "__", StringComparison.Ordinal)] = value;
+
+        using var process = Process.Start(psi) ?? throw new InvalidOperationException("dotnet did not start");
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+        try
+        {
+            await process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
             throw new Xunit.Sdk.XunitException($"the service kept running with {string.Join(", ", settings)}");
         }
-        return service;
+        var lines = (await stdout + "\n" + await stderr).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        return new Exited(process.ExitCode, lines);
     }
 
     /// <summary>Asserts the start failed on the settings' validation: exit code 1 and an error line naming the section
     /// and the setting, not an unhandled exception.</summary>
-    public static void AssertRefused(ChildProcess service, string section, string name)
+    public static void AssertRefused(Exited service, string section, string name)
     {
         Assert.True(service.ExitCode == 1, $"exit code {service.ExitCode}, expected 1:\n{service.Output}");
         Assert.True(service.Lines.Any(l => l.StartsWith($"error: a setting in section '{section}' is not valid: ", StringComparison.Ordinal)
