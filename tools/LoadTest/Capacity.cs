@@ -76,6 +76,11 @@ public sealed record Capacity(RunWindow Window, double? DrainSeconds, double? Cp
     /// <summary>Fewer analysed runs in the drain than this, and a per-run cost from it is noise.</summary>
     private const int DrainSample = 10;
 
+    /// <summary>Less CPU than this over the drain, and the process's fixed costs (requests still finishing, timers,
+    /// the collector) outweigh the analyses in it: drains of 76–140 runs in about a second gave 3.1 to 16.8 ms a run
+    /// from one run to the next.</summary>
+    private const double DrainCpuSample = 2.0;
+
     public double StoredPerSecond => Window.Stored / Window.LoadSeconds;
     public double AnalysedPerSecond => Window.AnalysedDuring / Window.LoadSeconds;
     public double? AnalysedPerStored => Window.Stored > 0 ? (double)Window.AnalysedDuring / Window.Stored : null;
@@ -97,11 +102,12 @@ public sealed record Capacity(RunWindow Window, double? DrainSeconds, double? Cp
                 Used("background", atStart, atDrained) is { } bg && analysed > 0 ? bg / analysed : null,
                 "web process over the load ÷ runs stored; background process over load and drain ÷ runs analysed");
         }
-        var perAnalysed = Used("both", atStop, atDrained) is { } drain && w.AnalysedAfter >= DrainSample ? drain / w.AnalysedAfter : (double?)null;
+        var perAnalysed = Used("both", atStop, atDrained) is { } drain && w.AnalysedAfter >= DrainSample && drain >= DrainCpuSample
+            ? drain / w.AnalysedAfter : (double?)null;
         var perIngested = Used("both", atStart, atStop) is { } load && perAnalysed is { } pa && w.Stored > 0
             ? Math.Max(0, load - pa * w.AnalysedDuring) / w.Stored : (double?)null;
         return new Capacity(w, drainSeconds, perIngested, perAnalysed, perAnalysed is null
-            ? $"one process: needs at least {DrainSample} runs analysed after the load to cost an analysis apart (PERF_LOADTEST_ROLES=split reads each role)"
+            ? $"one process: an analysis is costed apart only from a drain after the load of at least {DrainSample} runs and {DrainCpuSample:0} CPU seconds; this one was shorter (analysis kept pace): --roles split reads each role"
             : "one process: drain CPU ÷ runs analysed in it; load CPU less those analyses ÷ runs stored");
     }
 

@@ -20,7 +20,14 @@ public static class OnlineDetector
     /// <summary>The detector's version, stored with every state (1 was the single-scale detector).</summary>
     public const byte Version = 2;
 
-    public static OnlineUpdate Add(OnlineDetectorState state, double value, ChangePointOptions? options = null)
+    /// <param name="window">Carried from one update of the series to its next, it makes the noise estimate
+    /// incremental (<see cref="NoiseWindow"/>); the result is the same without it.</param>
+    public static OnlineUpdate Add(
+        OnlineDetectorState state,
+        double value,
+        ChangePointOptions? options = null,
+        NoiseWindow? window = null
+    )
     {
         if (!double.IsFinite(value))
             throw new ArgumentException($"value {value} is not finite; feed only successful runs", nameof(value));
@@ -34,10 +41,21 @@ public static class OnlineDetector
         recent[keep - 1] = value;
         var offset = n - keep;
 
-        var y = new double[keep];
-        for (var i = 0; i < keep; i++)
-            y[i] = StepScanner.Log(recent[i]);
-        var noise = SeriesNoise.Estimate(y);
+        ReadOnlySpan<double> y;
+        SeriesNoise noise;
+        if (window is not null)
+        {
+            y = window.Advance(prev, recent);
+            noise = window.Noise;
+        }
+        else
+        {
+            var logs = new double[keep];
+            for (var i = 0; i < keep; i++)
+                logs[i] = StepScanner.Log(recent[i]);
+            y = logs;
+            noise = SeriesNoise.Estimate(y);
+        }
         // Settle what can no longer change: alerted change points become final (and bound later windows),
         // unconfirmed candidates are forgotten.
         var watchFrom = n - o.Window - o.SettleMargin;
@@ -142,11 +160,12 @@ public static class OnlineDetector
     public static IReadOnlyList<OnlineAlert> Replay(IReadOnlyList<double> values, ChangePointOptions? options = null)
     {
         var state = OnlineDetectorState.Empty;
+        var window = new NoiseWindow();
         var alerts = new List<OnlineAlert>();
         var position = new Dictionary<(int, int), int>();
         for (var i = 0; i < values.Count; i++)
         {
-            var update = Add(state, values[i], options);
+            var update = Add(state, values[i], options, window);
             state = update.State;
             foreach (var a in update.Raised)
             {
@@ -166,7 +185,7 @@ public static class OnlineDetector
     private const double HoldFraction = 0.6;
 
     private static bool StillThere(
-        double[] y,
+        ReadOnlySpan<double> y,
         OnlineTrack track,
         int offset,
         int lo,
@@ -177,7 +196,7 @@ public static class OnlineDetector
         var tau = track.Index - offset;
         if (tau - lo < o.MinBefore || tau >= y.Length)
             return false;
-        var s = StepScanner.Evaluate(y, tau, lo, y.Length, noise, o, new double[o.Window]);
+        var s = StepScanner.Evaluate(y, tau, lo, y.Length, noise, o, stackalloc double[o.Window]);
         return DirectionOf(s, o) == track.Direction
             && Math.Abs(s.Z) >= HoldFraction * o.ZThreshold
             && Math.Abs(s.Delta) >= HoldFraction * Math.Log(1 + o.MinEffect);

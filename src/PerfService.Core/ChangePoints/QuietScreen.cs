@@ -37,6 +37,10 @@ internal static class QuietScreen
         for (var t = lo; t < n; t++)
             sums[t - lo + 1] = sums[t - lo] + Math.Clamp(y[t] - level, -clip, clip);
         var bar = Fraction * o.CandidateZThreshold * noise.Sigma;
+        // The window sizes change only near the series' ends: reuse the last step variance (three powers of φ).
+        int cachedL = 0,
+            cachedR = 0;
+        var variance = 0.0;
         foreach (var scale in o.Scales)
         {
             var window = Math.Max(o.MinBefore, scale);
@@ -48,8 +52,10 @@ internal static class QuietScreen
                     end = Math.Min(n, t + window);
                 int nL = t - start,
                     nR = end - t;
+                if (nL != cachedL || nR != cachedR)
+                    (cachedL, cachedR, variance) = (nL, nR, noise.StepVariance(nL, nR));
                 var delta = (sums[end - lo] - sums[t - lo]) / nR - (sums[t - lo] - sums[start - lo]) / nL;
-                if (delta * delta >= bar * bar * StepScanner.TrimmedVarianceFactor * noise.StepVariance(nL, nR))
+                if (delta * delta >= bar * bar * StepScanner.TrimmedVarianceFactor * variance)
                     return true;
             }
         }

@@ -1,3 +1,4 @@
+using System.Numerics;
 using PerfService.Core.Comparison;
 
 namespace PerfService.Core.ChangePoints;
@@ -32,16 +33,44 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         if (n < 8)
             return new SeriesNoise(0, 0);
         var scratch = n <= 1024 ? stackalloc double[n] : new double[n];
-        Span<double> ratio = stackalloc double[MaxLag + 1];
-        var s1 = DiffScale(y, 1, scratch, cuts);
+        Span<double> scales = stackalloc double[Lags(n) + 1];
+        for (var k = 1; k < scales.Length; k++)
+            scales[k] = DiffScale(y, k, scratch, cuts);
+        return Fit(scales);
+    }
+
+    /// <summary>The estimate from the lag-k differences of n points kept sorted (by <see cref="NoiseWindow"/>):
+    /// the same value <see cref="Estimate"/> gives for those points.</summary>
+    public static SeriesNoise FromSorted(int n, ReadOnlySpan<double[]> sorted)
+    {
+        if (n < 8)
+            return new SeriesNoise(0, 0);
+        Span<double> scales = stackalloc double[Lags(n) + 1];
+        for (var k = 1; k < scales.Length; k++)
+        {
+            var m = n - k;
+            var keep = Kept(m, k);
+            scales[k] = m < 2 ? 0 : Scale(StatMath.FixedSum(sorted[k].AsSpan(0, keep)), keep, m);
+        }
+        return Fit(scales);
+    }
+
+    /// <summary>Lags 2 to this many give φ (a quarter of the points at most).</summary>
+    public static int Lags(int n) => Math.Min(MaxLag, n / 4);
+
+    /// <summary>The longest lag whose differences any estimate uses.</summary>
+    public const int LongestLag = MaxLag;
+
+    // σ and φ from the scales of the lag-k differences (scales[k], k ≥ 1).
+    private static SeriesNoise Fit(ReadOnlySpan<double> scales)
+    {
+        var s1 = scales[1];
         if (s1 <= 0)
             return new SeriesNoise(SigmaFloor, 0);
-        var lags = Math.Min(MaxLag, n / 4);
+        var lags = scales.Length - 1;
+        Span<double> ratio = stackalloc double[MaxLag + 1];
         for (var k = 2; k <= lags; k++)
-        {
-            var sk = DiffScale(y, k, scratch, cuts);
-            ratio[k] = sk * sk / (s1 * s1);
-        }
+            ratio[k] = scales[k] * scales[k] / (s1 * s1);
         var phi = 0.0;
         var bestError = double.PositiveInfinity;
         for (var candidate = 0.0; candidate <= MaxPhi + 1e-9; candidate += 0.01)
@@ -69,6 +98,22 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
     // Standard deviation of lag-k differences from the trimmed mean of |d|, calibrated for normal noise.
     private static double DiffScale(ReadOnlySpan<double> y, int lag, Span<double> scratch, ReadOnlySpan<int> cuts)
     {
+        var m = cuts.IsEmpty ? AbsoluteDifferences(y, lag, scratch) : DifferencesBetween(y, lag, scratch, cuts);
+        if (m < 2)
+            return 0;
+        var keep = Kept(m, lag);
+        return Scale(StatMath.SumSmallest(scratch[..m], keep), keep, m);
+    }
+
+    // The differences a scale keeps: the largest tenth is dropped, and never fewer than lag + 1.
+    private static int Kept(int m, int lag) => Math.Max(2, m - Math.Max(m / 10, lag + 1));
+
+    private static double Scale(double sumKept, int keep, int m) =>
+        sumKept / keep / TrimmedHalfNormalMean((double)keep / m);
+
+    // |y[i + lag] − y[i]| for every i whose pair spans no cut; returns how many were written.
+    private static int DifferencesBetween(ReadOnlySpan<double> y, int lag, Span<double> into, ReadOnlySpan<int> cuts)
+    {
         var m = 0;
         var next = 0; // the first cut after i
         for (var i = 0; i + lag < y.Length; i++)
@@ -77,13 +122,24 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
                 next++;
             if (next < cuts.Length && cuts[next] <= i + lag)
                 continue;
-            scratch[m++] = Math.Abs(y[i + lag] - y[i]);
+            into[m++] = Math.Abs(y[i + lag] - y[i]);
         }
-        if (m < 2)
-            return 0;
-        var d = scratch[..m];
-        var keep = Math.Max(2, m - Math.Max(m / 10, lag + 1));
-        return StatMath.SumSmallest(d, keep) / keep / TrimmedHalfNormalMean((double)keep / m);
+        return m;
+    }
+
+    // |y[i + lag] − y[i]| for every i, a vector at a time; returns how many were written.
+    private static int AbsoluteDifferences(ReadOnlySpan<double> y, int lag, Span<double> into)
+    {
+        var count = Math.Max(0, y.Length - lag);
+        var i = 0;
+        if (Vector.IsHardwareAccelerated)
+            for (var width = Vector<double>.Count; i + width <= count; i += width)
+                Vector
+                    .Abs(new Vector<double>(y.Slice(i + lag, width)) - new Vector<double>(y.Slice(i, width)))
+                    .CopyTo(into.Slice(i, width));
+        for (; i < count; i++)
+            into[i] = Math.Abs(y[i + lag] - y[i]);
+        return count;
     }
 
     /// <summary>
@@ -109,8 +165,32 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         if (phi <= 0)
             return 1.0 / nL + 1.0 / nR;
         var q = 1 - phi;
-        double F(int n) => 1 + 2 * (phi / q - phi * (1 - Math.Pow(phi, n)) / (n * q * q));
-        var cross = phi * (1 - Math.Pow(phi, nL)) * (1 - Math.Pow(phi, nR)) / (q * q) / (nL * (double)nR);
+        var powers = PowersOf(phi);
+        double F(int n) => 1 + 2 * (phi / q - phi * (1 - powers.Of(n)) / (n * q * q));
+        var cross = phi * (1 - powers.Of(nL)) * (1 - powers.Of(nR)) / (q * q) / (nL * (double)nR);
         return Math.Max(1e-12, F(nL) / nL + F(nR) / nR - 2 * cross);
+    }
+
+    // φ comes from a grid of 0.01 steps (Estimate), so a few tables of φⁿ serve every series: Math.Pow here, three per
+    // scored window pair, was a twentieth of the CPU of analysing a run. The values are Math.Pow's own, so nothing
+    // a scan decides changes.
+    private static readonly Powers?[] Tables = new Powers?[(int)Math.Round(MaxPhi * 100) + 2];
+
+    private static Powers PowersOf(double phi)
+    {
+        var slot = Math.Clamp((int)Math.Round(phi * 100), 0, Tables.Length - 1);
+        var table = Volatile.Read(ref Tables[slot]);
+        if (table is null || table.Phi != phi)
+            Volatile.Write(ref Tables[slot], table = new Powers(phi));
+        return table;
+    }
+
+    private sealed class Powers(double phi)
+    {
+        private readonly double[] _values = Enumerable.Range(0, 512).Select(n => Math.Pow(phi, n)).ToArray();
+
+        public double Phi => phi;
+
+        public double Of(int n) => (uint)n < (uint)_values.Length ? _values[n] : Math.Pow(phi, n);
     }
 }

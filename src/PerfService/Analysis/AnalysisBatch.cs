@@ -177,7 +177,8 @@ public sealed class AnalysisBatch(
                     run.ProfileId,
                     run.BranchId!.Value,
                     r.Result.Direction == Direction.LowerIsBetter,
-                    $"{r.Result.Key} {r.Result.Measure} on {profile}"
+                    r.Result,
+                    profile
                 ))
                 .ToList();
             series.AddRange(mine);

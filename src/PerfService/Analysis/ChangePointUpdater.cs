@@ -31,6 +31,9 @@ public sealed partial class ChangePointUpdater(
     ILogger<ChangePointUpdater> logger
 )
 {
+    /// <param name="Result">A result of the series, which names it in logs and alerts (<see cref="Label"/>): built
+    /// only when needed, since formatting a label for every result of every run was a tenth of an analysis'
+    /// allocations.</param>
     public sealed record SeriesId(
         long ProjectId,
         long BenchmarkId,
@@ -38,8 +41,12 @@ public sealed partial class ChangePointUpdater(
         long ProfileId,
         long BranchId,
         bool LowerIsBetter,
-        string Label
-    );
+        Core.Results.BenchmarkResult Result,
+        string Profile
+    )
+    {
+        public string Label => $"{Result.Key} {Result.Measure} on {Profile}";
+    }
 
     /// <summary>A point an analysis brings to its series: the result of a run analysed for the first time.</summary>
     public sealed record Arrival(long BenchmarkId, long MeasureId, long RunId, long ResultId);
@@ -270,6 +277,9 @@ public sealed partial class ChangePointUpdater(
         );
     }
 
+    // Fewer new points than this and starting a NoiseWindow (sorting the differences) costs more than it saves.
+    private const int NoiseWindowFrom = 4;
+
     /// <summary>What the detector made of one series' new points: its new state, the alerts raised and withdrawn on the
     /// way, whether the series was replayed, and the points it read.</summary>
     private sealed record Fed(
@@ -304,9 +314,11 @@ public sealed partial class ChangePointUpdater(
         var options = ChangePointOptions.Default with { LowerIsBetter = id.LowerIsBetter };
         var raised = new List<OnlineAlert>();
         var withdrawn = new List<OnlineAlert>();
+        // Several new points (a batch that caught up, a replay) carry the noise estimate from one to the next.
+        var window = points.Count - state.Count >= NoiseWindowFrom ? new NoiseWindow() : null;
         for (var i = state.Count; i < points.Count; i++)
         {
-            var update = OnlineDetector.Add(state, points[i].Value, options);
+            var update = OnlineDetector.Add(state, points[i].Value, options, window);
             state = update.State;
             if (update.Raised.Count == 0 && update.Withdrawn.Count == 0)
                 continue;

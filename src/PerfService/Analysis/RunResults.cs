@@ -37,9 +37,10 @@ public static class RunResults
                 r.BenchmarkId,
                 r.MeasureId,
                 b.Key,
-                b.Name,
-                b.Parameters,
-                b.Job,
+                // The identity's parts only where they are used: reading them for every result was a string each.
+                Name = all || samplesOf.Contains(r.RunId) ? b.Name : null,
+                Parameters = all || samplesOf.Contains(r.RunId) ? b.Parameters : null,
+                Job = all || samplesOf.Contains(r.RunId) ? b.Job : null,
                 m,
                 r.Value,
                 r.Median,
@@ -56,8 +57,8 @@ public static class RunResults
                     // The engine needs the identity's parts, not only the key: targets pair each benchmark with the
                     // baseline
                     // of its own job (a runtime: "Quick-net8.0"), and match patterns on the name too.
-                    Name = whole ? x.Name : x.Key,
-                    Parameters = whole ? ParametersOf(x.Parameters) : [],
+                    Name = whole ? x.Name! : x.Key,
+                    Parameters = whole ? ParametersOf(x.Parameters!) : [],
                     Job = whole ? x.Job : null,
                     Measure = x.m.Name,
                     Unit = x.m.Unit,

@@ -63,12 +63,13 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
         var series = new Dictionary<(long, long), List<SeriesPoint>>();
         await using var reader = await cmd.ExecuteReaderAsync(ct);
         var (b, m, at) = (reader.GetOrdinal("b"), reader.GetOrdinal("m"), PointColumns.Of(reader));
+        var shas = new Dictionary<long, string>();
         while (await reader.ReadAsync(ct))
         {
             var key = (reader.GetInt64(b), reader.GetInt64(m));
             if (!series.TryGetValue(key, out var points))
                 series[key] = points = [];
-            points.Add(at.Read(reader));
+            points.Add(at.Read(reader, shas));
         }
         return series;
     }
@@ -131,8 +132,9 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
         await using (var reader = await cmd.ExecuteReaderAsync(ct))
         {
             var (i, at) = (reader.GetOrdinal("i"), PointColumns.Of(reader));
+            var shas = new Dictionary<long, string>();
             while (await reader.ReadAsync(ct))
-                points[(int)reader.GetInt64(i) - 1].Add(at.Read(reader));
+                points[(int)reader.GetInt64(i) - 1].Add(at.Read(reader, shas));
         }
         for (var i = 0; i < states.Count; i++)
         {
@@ -158,13 +160,14 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
                 r.GetOrdinal("v")
             );
 
-        public SeriesPoint Read(NpgsqlDataReader r) =>
-            new(
-                r.GetInt64(Id),
-                r.GetInt64(RunId),
-                r.GetString(Sha),
-                r.GetFieldValue<DateTimeOffset>(SeriesAt),
-                r.GetDouble(Value)
-            );
+        /// <param name="shas">Commits already read, by run: every point of a run names the same commit, and decoding
+        /// it again for each was most of what a series read allocated.</param>
+        public SeriesPoint Read(NpgsqlDataReader r, Dictionary<long, string> shas)
+        {
+            var runId = r.GetInt64(RunId);
+            if (!shas.TryGetValue(runId, out var sha))
+                shas[runId] = sha = r.GetString(Sha);
+            return new(r.GetInt64(Id), runId, sha, r.GetFieldValue<DateTimeOffset>(SeriesAt), r.GetDouble(Value));
+        }
     }
 }

@@ -11,6 +11,30 @@ public class StatisticsTests
     [InlineData(0.9999, 3.719016485)]
     public void Normal_quantile(double p, double z) => Assert.Equal(z, StatMath.NormalQuantile(p), 6);
 
+    // Both paths: a few values left out (the heap) and many (quickselect), with ties at the cut and without.
+    [Theory]
+    [InlineData(200, 180, 0)]
+    [InlineData(200, 180, 5)]
+    [InlineData(50, 49, 3)]
+    [InlineData(300, 100, 0)]
+    [InlineData(300, 100, 7)]
+    [InlineData(10, 10, 2)]
+    [InlineData(10, 2, 2)]
+    public void Sum_of_the_smallest_values_matches_a_sort(int n, int count, int distinct)
+    {
+        var random = new Random(n * 31 + count);
+        for (var round = 0; round < 50; round++)
+        {
+            var values = Enumerable
+                .Range(0, n)
+                .Select(_ => distinct > 0 ? random.Next(distinct) : random.NextDouble() * 10)
+                .ToArray();
+            var expected = values.Order().Take(count).Sum();
+            // Each value is truncated to a multiple of 2⁻⁴⁰ (an order-independent sum): at most 1e-12 apart each.
+            Assert.Equal(expected, StatMath.SumSmallest(values.ToArray(), count), count * 1e-12);
+        }
+    }
+
     [Theory]
     [InlineData(1.959963985, 0.05)]
     [InlineData(3.290526731, 0.001)]

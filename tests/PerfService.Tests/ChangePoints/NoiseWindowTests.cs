@@ -1,0 +1,75 @@
+using PerfService.Core.ChangePoints;
+using PerfService.Core.Comparison;
+
+namespace PerfService.Tests.ChangePoints;
+
+public class NoiseWindowTests
+{
+    // Steps, outliers, repeated (quantised) values and a long run past the kept history: every update with the window
+    // carried along must decide exactly what the plain update decides, and hold the same noise estimate.
+    [Theory]
+    [InlineData(1, false)]
+    [InlineData(2, true)]
+    [InlineData(3, false)]
+    public void Updates_with_the_window_decide_exactly_as_without(int seed, bool quantised)
+    {
+        var random = new Random(seed);
+        var values = ChangePointDetectorTests
+            .Series(random, 600, 0.03, (150, 1.2), (320, 0.9), (480, 1.05))
+            .Select((v, i) => i % 37 == 0 ? v * 1.6 : v)
+            .Select(v => quantised ? Math.Round(v, 0) : v)
+            .ToList();
+        var window = new NoiseWindow();
+        OnlineDetectorState plain = OnlineDetectorState.Empty,
+            carried = OnlineDetectorState.Empty;
+        var alerts = 0;
+        foreach (var v in values)
+        {
+            var a = OnlineDetector.Add(plain, v);
+            var b = OnlineDetector.Add(carried, v, window: window);
+            Assert.Equal(a.State.Recent, b.State.Recent);
+            Assert.Equal(a.State.Tracks, b.State.Tracks);
+            Assert.Equal(a.State.SettledBefore, b.State.SettledBefore);
+            Assert.Equal(a.Raised, b.Raised);
+            Assert.Equal(a.Withdrawn, b.Withdrawn);
+            var logs = b.State.Recent.Select(StepScanner.Log).ToArray();
+            Assert.Equal(SeriesNoise.Estimate(logs), window.Noise);
+            (plain, carried) = (a.State, b.State);
+            alerts += a.Raised.Count;
+        }
+        Assert.True(alerts >= 2, "the series is meant to raise alerts, so that tracks are compared too");
+    }
+
+    [Fact]
+    public void A_state_the_window_did_not_see_starts_it_afresh()
+    {
+        var values = ChangePointDetectorTests.Series(new Random(4), 300, 0.02, (200, 1.3));
+        var window = new NoiseWindow();
+        var state = OnlineDetectorState.Empty;
+        foreach (var v in values.Take(250))
+            state = OnlineDetector.Add(state, v, window: window).State;
+        // Another series' state through the same window: it must not be fed the first one's differences.
+        var other = OnlineDetectorState.Empty;
+        foreach (var v in values.Skip(100).Take(220))
+            other = OnlineDetector.Add(other, v).State;
+        var through = OnlineDetector.Add(other, values[^1], window: window);
+        Assert.Equal(OnlineDetector.Add(other, values[^1]).State.Tracks, through.State.Tracks);
+        Assert.Equal(SeriesNoise.Estimate(through.State.Recent.Select(StepScanner.Log).ToArray()), window.Noise);
+    }
+
+    [Theory]
+    [InlineData(200, 180)]
+    [InlineData(120, 110)]
+    [InlineData(300, 100)]
+    public void The_trimmed_sum_does_not_depend_on_the_order(int n, int count)
+    {
+        var random = new Random(n);
+        for (var round = 0; round < 50; round++)
+        {
+            var values = Enumerable.Range(0, n).Select(_ => random.Next(4) == 0 ? random.Next(5) * 0.1 : random.NextDouble()).ToArray();
+            var sorted = values.Order().ToArray();
+            Assert.Equal(StatMath.FixedSum(sorted.AsSpan(0, count)), StatMath.SumSmallest(values.ToArray(), count));
+            Assert.Equal(StatMath.FixedSum(sorted.AsSpan(0, count)), StatMath.SumSmallest(values.Reverse().ToArray(), count));
+        }
+    }
+}
