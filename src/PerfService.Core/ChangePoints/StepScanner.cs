@@ -185,6 +185,7 @@ internal static class StepScanner
     /// scale. Confirmation: the pruning judges every survivor against <see cref="ChangePointOptions.ZThreshold"/> on
     /// the
     /// segment between its neighbouring candidates, up to <see cref="ChangePointOptions.ConfirmWindow"/> points a side.
+    /// With <paramref name="rescan"/> (offline only) a second pass follows (<see cref="RescanSegments"/>).
     /// </summary>
     public static List<Step> Scan(
         ReadOnlySpan<double> y,
