@@ -21,7 +21,15 @@ public static class ChangePointDetector
             y[i] = StepScanner.Log(values[i]);
         }
         var noise = SeriesNoise.Estimate(y);
-        var steps = StepScanner.Scan(y, options.MinBefore, y.Length - options.MinAfter, 0, noise, options);
+        var steps = StepScanner.Scan(
+            y,
+            options.MinBefore,
+            y.Length - options.MinAfter,
+            0,
+            noise,
+            options,
+            options.RescanSegments
+        );
         var result = new List<ChangePoint>(steps.Count);
         foreach (var s in steps)
             result.Add(ToChangePoint(s, 0, options));

@@ -28,6 +28,7 @@ public sealed record ChangePointOptions
             SkipQuietRescans = false,
             NoiseBetweenCandidates = false,
             RankConfirmation = false,
+            RescanSegments = false,
         };
 
     /// <summary>Window sizes (points a side) at which candidates are looked for: short ones for changes close together,
@@ -113,6 +114,13 @@ public sealed record ChangePointOptions
     /// z and its rank z, whose variance no switch between the modes of a bimodal series can inflate.
     /// </summary>
     public bool RankConfirmation { get; init; } = true;
+
+    /// <summary>
+    /// Offline (<see cref="ChangePointDetector"/>): after confirmation, search each segment between confirmed change
+    /// points for its best split and confirm it with the same bar, until nothing is added (a second pass in the manner
+    /// of binary segmentation). The online detector does not use it.
+    /// </summary>
+    public bool RescanSegments { get; init; } = true;
 
     /// <summary>Most recent points kept by the online state (also the span of the noise estimate).</summary>
     public int History { get; init; } = 200;

@@ -185,6 +185,7 @@ internal static class StepScanner
     /// scale. Confirmation: the pruning judges every survivor against <see cref="ChangePointOptions.ZThreshold"/> on
     /// the
     /// segment between its neighbouring candidates, up to <see cref="ChangePointOptions.ConfirmWindow"/> points a side.
+    /// With <paramref name="rescan"/> (offline only) a second pass follows (<see cref="RescanSegments"/>).
     /// </summary>
     public static List<Step> Scan(
         ReadOnlySpan<double> y,
@@ -192,7 +193,8 @@ internal static class StepScanner
         int to,
         int lo,
         SeriesNoise noise,
-        ChangePointOptions o
+        ChangePointOptions o,
+        bool rescan = false
     )
     {
         var result = new List<Step>();
@@ -202,9 +204,7 @@ internal static class StepScanner
             return result;
         var scratch = new double[Math.Max(o.ConfirmWindow, o.Scales.Max())];
         var candidates = Candidates(y, from, to, lo, noise, o, scratch);
-        if (candidates.Count == 0)
-            return result;
-        if (o.NoiseBetweenCandidates)
+        if (candidates.Count > 0 && o.NoiseBetweenCandidates)
         {
             // Large steps on a short history read as strong autocorrelation (their lag-3 and lag-4 differences survive
             // the trimming): estimate φ again from within the segments between candidates and, if lower, look for
@@ -218,8 +218,6 @@ internal static class StepScanner
             {
                 noise = new SeriesNoise(noise.Sigma * Math.Sqrt((1 - noise.Phi) / (1 - within.Phi)), within.Phi);
                 candidates = Candidates(y, from, to, lo, noise, o, scratch);
-                if (candidates.Count == 0)
-                    return result;
             }
         }
 
@@ -237,12 +235,7 @@ internal static class StepScanner
                 var at = Localise(y, candidates[i].Index, left, right, o.Window);
                 if (at != candidates[i].Index && at >= from && at <= to)
                     candidates[i] = candidates[i] with { Index = at };
-                var s = Confirmed(
-                    y,
-                    Evaluate(y, candidates[i].Index, left, right, noise, o, scratch, -1, o.ConfirmWindow),
-                    noise,
-                    o
-                );
+                var s = OnSegment(y, candidates[i].Index, left, right, noise, o, scratch);
                 result.Add(s);
                 if (
                     !Passes(y, s, noise, o, o.ZThreshold)
@@ -256,8 +249,114 @@ internal static class StepScanner
             if (candidates.Count == 0)
                 result.Clear();
         }
+        if (rescan)
+            RescanSegments(y, from, to, lo, noise, o, scratch, result);
         return result;
     }
+
+    // A split found on a whole segment must also show as a step on this many points a side, at the candidate bar:
+    // slow drift over 240 points fits "step plus line" well enough to pass the long windows' drift check, but over 60
+    // points a side it is not a step.
+    private const int RescanLocalWindow = 60;
+
+    /// <summary>
+    /// Second pass, in the manner of binary segmentation: the first stage's peaks can miss a change that a neighbour's
+    /// windows mixed into their own, or whose peak fell under the candidate bar at every scale while its whole segment
+    /// would carry it. Each segment between confirmed change points is searched for its best split (windows up to
+    /// <see cref="ChangePointOptions.ConfirmWindow"/> a side, inside the segment), which is kept when it passes the
+    /// confirmation's bar, also shows at <see cref="RescanLocalWindow"/> points a side at the candidate bar, and leaves
+    /// its neighbours passing on their shortened segments; repeated until nothing is added. Offline only: online, the
+    /// same pass raised more false alerts than it found changes on the calibration seeds.
+    /// </summary>
+    private static void RescanSegments(
+        ReadOnlySpan<double> y,
+        int from,
+        int to,
+        int lo,
+        SeriesNoise noise,
+        ChangePointOptions o,
+        Span<double> scratch,
+        List<Step> result
+    )
+    {
+        var n = y.Length;
+        var tried = new HashSet<(int, int)>();
+        for (var added = true; added; )
+        {
+            added = false;
+            for (var i = 0; i <= result.Count && !added; i++)
+            {
+                var left = i > 0 ? result[i - 1].Index : lo;
+                var right = i < result.Count ? result[i].Index : n;
+                if (!tried.Add((left, right)))
+                    continue;
+                var best = new Step(-1, 0, 0, 0, 0, 0, 0);
+                for (var t = Math.Max(from, left + o.MinBefore); t <= Math.Min(to, right - o.MinAfter); t++)
+                {
+                    var s = Evaluate(y, t, left, right, noise, o, scratch, -1, o.ConfirmWindow);
+                    if (Math.Abs(s.Z) > Math.Abs(best.Z))
+                        best = s;
+                }
+                if (best.Index < 0 || Math.Abs(best.Z) < o.CandidateZThreshold)
+                    continue;
+                var at = Localise(y, best.Index, left, right, o.Window);
+                if (at < from || at > to || at - left < o.MinBefore || right - at < o.MinAfter)
+                    at = best.Index;
+                if (
+                    Passing(y, OnSegment(y, at, left, right, noise, o, scratch), noise, o) is not { } split
+                    || !Passes(
+                        y,
+                        Evaluate(y, at, left, right, noise, o, scratch, -1, RescanLocalWindow),
+                        noise,
+                        o,
+                        o.CandidateZThreshold
+                    )
+                )
+                    continue;
+                // The neighbours lose the far side of their windows to the new split: each must still pass.
+                var before =
+                    i > 0
+                        ? Passing(
+                            y,
+                            OnSegment(y, left, i > 1 ? result[i - 2].Index : lo, at, noise, o, scratch),
+                            noise,
+                            o
+                        )
+                        : null;
+                var after =
+                    i < result.Count
+                        ? Passing(
+                            y,
+                            OnSegment(y, right, at, i < result.Count - 1 ? result[i + 1].Index : n, noise, o, scratch),
+                            noise,
+                            o
+                        )
+                        : null;
+                if ((i > 0 && before is null) || (i < result.Count && after is null))
+                    continue;
+                if (before is { } b)
+                    result[i - 1] = b;
+                if (after is { } a)
+                    result[i] = a;
+                result.Insert(i, split);
+                added = true;
+            }
+        }
+    }
+
+    /// <summary>The step at <paramref name="tau"/> as the confirmation judges it on the segment [lo, hi).</summary>
+    private static Step OnSegment(
+        ReadOnlySpan<double> y,
+        int tau,
+        int lo,
+        int hi,
+        SeriesNoise noise,
+        ChangePointOptions o,
+        Span<double> scratch
+    ) => Confirmed(y, Evaluate(y, tau, lo, hi, noise, o, scratch, -1, o.ConfirmWindow), noise, o);
+
+    private static Step? Passing(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o) =>
+        Passes(y, s, noise, o, o.ZThreshold) ? s : null;
 
     // With fewer points a side the rank z could hardly reach the bar (10 and 10: at most 3.8).
     private const int RankMinPoints = 10;
