@@ -1,4 +1,5 @@
 using System.Numerics;
+
 namespace PerfService.Core.Comparison;
 
 /// <summary>Small numeric helpers shared by the comparison and change-point code (allocation-free).</summary>

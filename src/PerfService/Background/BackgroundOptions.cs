@@ -55,11 +55,12 @@ public sealed class BackgroundOptions : IValidatableObject
     public int AnalysisAttempts { get; set; } = 3;
 
     /// <summary>
-    /// Threads one analysis feeds change-point series on at once; null: every core. The detector is pure CPU and its
-    /// series are independent. Where requests share the process, analysis drops to one thread while it yields to slow
-    /// uploads (<see cref="YieldAboveIngestMs"/>); when it is behind it keeps every thread, which on 2 cores at the
-    /// 50-agent load test kept pace (20 runs waiting when the load stopped, against 140 on one thread) with ingest p99
-    /// at 322 ms (docs/measurements/2026-11-27-capacity-model.md).
+    /// Threads one analysis feeds change-point series on at once; null: one in a process that also serves requests,
+    /// every core in one with only the background role. The detector is pure CPU and its series are independent. Since
+    /// the noise estimate follows each series' window, one thread keeps pace with the 50-agent load test on 2 cores and
+    /// leaves the other to requests (every goal of the one-process load test met; with every core, series reads p99
+    /// 269–360 ms against a 250 ms goal; docs/measurements/2026-11-27-analysis-speed.md). A process that yields to slow
+    /// uploads drops to one thread meanwhile (<see cref="YieldAboveIngestMs"/>).
     /// </summary>
     [Range(1, 256)]
     public int? AnalysisThreads { get; set; }
@@ -76,11 +77,12 @@ public sealed class BackgroundOptions : IValidatableObject
     public int YieldUntilWaitingRuns { get; set; } = 50;
 
     /// <summary>The longest pause between two analysis batches while yielding (the pause doubles from 250 ms up to it):
-    /// bounds how far yielding can slow analysis down.</summary>
+    /// bounds how far yielding can slow analysis down, and the runs one pause leaves waiting (at 46 runs/s, a 2 s pause
+    /// left 95 waiting when a load test stopped; 500 ms, 11).</summary>
     [Range(250, 60_000)]
-    public int YieldMaxPauseMs { get; set; } = 2_000;
+    public int YieldMaxPauseMs { get; set; } = 500;
 
-    public int AnalysisThreadCount => AnalysisThreads ?? Environment.ProcessorCount;
+    public int AnalysisThreadCount => AnalysisThreads ?? (Runs(ServiceRoles.Web) ? 1 : Environment.ProcessorCount);
 
     public int WorkerCount => Workers ?? HalfTheCores;
 

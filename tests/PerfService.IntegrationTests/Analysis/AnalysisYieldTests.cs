@@ -48,6 +48,22 @@ public class AnalysisYieldTests
         Assert.Equal(2, yielding.Threads(2));
     }
 
+    // Requests share a process with both roles: analysis keeps to one detector thread there unless told otherwise.
+    [Theory]
+    [InlineData("both", null, 1)]
+    [InlineData("web", null, 1)]
+    [InlineData("background", null, -1)]
+    [InlineData("both", 3, 3)]
+    public void The_detector_threads_default_to_one_beside_requests_and_every_core_without(
+        string roles,
+        int? configured,
+        int expected
+    ) =>
+        Assert.Equal(
+            expected < 0 ? Environment.ProcessorCount : expected,
+            new BackgroundOptions { Roles = roles, AnalysisThreads = configured }.AnalysisThreadCount
+        );
+
     [Fact]
     public void The_service_records_its_own_upload_times_through_the_ingest_metric()
     {
