@@ -32,8 +32,7 @@ public sealed partial class ChangePointUpdater(
 )
 {
     /// <param name="Result">A result of the series, which names it in logs and alerts (<see cref="Label"/>): built
-    /// only when needed, since formatting a label for every result of every run was a tenth of an analysis'
-    /// allocations.</param>
+    /// only when needed, instead of a formatted string for every result of every run.</param>
     public sealed record SeriesId(
         long ProjectId,
         long BenchmarkId,

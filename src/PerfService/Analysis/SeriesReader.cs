@@ -160,8 +160,8 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
                 r.GetOrdinal("v")
             );
 
-        /// <param name="shas">Commits already read, by run: every point of a run names the same commit, and decoding
-        /// it again for each was most of what a series read allocated.</param>
+        /// <param name="shas">Commits already read, by run: every point of a run names the same commit, so it is
+        /// decoded once per run instead of once per point.</param>
         public SeriesPoint Read(NpgsqlDataReader r, Dictionary<long, string> shas)
         {
             var runId = r.GetInt64(RunId);
