@@ -30,6 +30,7 @@ public static class RunResults
             join b in db.Benchmarks on r.BenchmarkId equals b.Id
             join m in db.Measures on r.MeasureId equals m.Id
             where runIds.Contains(r.RunId)
+            let whole = all || samplesOf.Contains(r.RunId)
             select new
             {
                 r.Id,
@@ -38,25 +39,25 @@ public static class RunResults
                 r.MeasureId,
                 b.Key,
                 // The identity's parts only where they are used: reading them for every result was a string each.
-                Name = all || samplesOf.Contains(r.RunId) ? b.Name : null,
-                Parameters = all || samplesOf.Contains(r.RunId) ? b.Parameters : null,
-                Job = all || samplesOf.Contains(r.RunId) ? b.Job : null,
+                Name = whole ? b.Name : null,
+                Parameters = whole ? b.Parameters : null,
+                Job = whole ? b.Job : null,
                 m,
                 r.Value,
                 r.Median,
-                Samples = all || samplesOf.Contains(r.RunId) ? r.Samples : null,
+                Samples = whole ? r.Samples : null,
                 r.Error,
                 r.SampleCount,
+                Whole = whole,
             }
         ).ToListAsync(ct);
         return rows.Select(x =>
             {
-                var whole = all || samplesOf.Contains(x.RunId);
+                var whole = x.Whole;
                 var result = new BenchmarkResult
                 {
                     // The engine needs the identity's parts, not only the key: targets pair each benchmark with the
-                    // baseline
-                    // of its own job (a runtime: "Quick-net8.0"), and match patterns on the name too.
+                    // baseline of its own job (a runtime: "Quick-net8.0"), and match patterns on the name too.
                     Name = whole ? x.Name! : x.Key,
                     Parameters = whole ? ParametersOf(x.Parameters!) : [],
                     Job = whole ? x.Job : null,

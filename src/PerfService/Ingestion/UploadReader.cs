@@ -44,6 +44,9 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
         {
             if (!await AbortedAsync(request.HttpContext.RequestAborted))
                 throw;
+            // The client is gone: end the connection here, so that Kestrel does not try to drain a body whose reader
+            // the failed read may have left marked as reading (it would log that as an error of its own).
+            request.HttpContext.Abort();
             logger.LogInformation(
                 "Upload aborted by the client ({Length} bytes announced; {Error}: {Message})",
                 request.ContentLength,
@@ -97,7 +100,9 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
                     ValueLengthLimit = 1024 * 1024,
                     ValueCountLimit = _options.MaxFiles + 16,
                 },
-                ct
+                // Not the request's token: a read that ends by it leaves Kestrel's body reader marked as reading. A
+                // dropped connection fails the read by itself; a slow one meets Kestrel's minimum data rate.
+                CancellationToken.None
             );
         }
         catch (InvalidDataException e) when (e.Message.Contains("limit", StringComparison.OrdinalIgnoreCase))
