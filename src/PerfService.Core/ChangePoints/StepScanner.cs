@@ -113,14 +113,26 @@ internal static class StepScanner
         if (s.NBefore < YoungMinBefore)
             return false;
         var sign = Math.Sign(s.Delta);
-        var weakest = double.PositiveInfinity;
+        Span<double> young = stackalloc double[YoungAfter];
+        young = young[..s.NAfter];
         for (var t = s.Index; t < s.End; t++)
-            weakest = Math.Min(weakest, sign * (y[t] - s.LogBefore));
+            young[t - s.Index] = sign * (y[t] - s.LogBefore);
+        young.Sort();
+        var weakest = young[0];
         if (weakest < o.FastBeyond * noise.Sigma)
             return false;
+        // The lower median: with 3 points one may fall short of its bar, with 4 points one too.
+        var median = young[(young.Length - 1) / 2];
+        var overlapAt = weakest;
+        if (o.FastMedianBeyond > 0)
+        {
+            if (median < o.FastMedianBeyond * noise.Sigma)
+                return false;
+            overlapAt = median;
+        }
         var beyond = 0;
         for (var t = s.Start; t < s.Index; t++)
-            if (sign * (y[t] - s.LogBefore) >= weakest)
+            if (sign * (y[t] - s.LogBefore) >= overlapAt)
                 beyond++;
         return beyond <= 1 + YoungOverlap * s.NBefore;
     }
