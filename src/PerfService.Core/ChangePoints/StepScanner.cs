@@ -113,28 +113,30 @@ internal static class StepScanner
         if (s.NBefore < YoungMinBefore)
             return false;
         var sign = Math.Sign(s.Delta);
-        Span<double> young = stackalloc double[YoungAfter];
-        young = young[..s.NAfter];
+        var weakest = double.PositiveInfinity;
         for (var t = s.Index; t < s.End; t++)
-            young[t - s.Index] = sign * (y[t] - s.LogBefore);
-        young.Sort();
-        var weakest = young[0];
+            weakest = Math.Min(weakest, sign * (y[t] - s.LogBefore));
         if (weakest < o.FastBeyond * noise.Sigma)
             return false;
-        // The lower median: with 3 points one may fall short of its bar, with 4 points one too.
-        var median = young[(young.Length - 1) / 2];
-        var overlapAt = weakest;
-        if (o.FastMedianBeyond > 0)
-        {
-            if (median < o.FastMedianBeyond * noise.Sigma)
-                return false;
-            overlapAt = median;
-        }
+        var overlapAt = o.FastMedianBeyond > 0 ? YoungMedian(y, s, sign) : weakest;
+        if (overlapAt < o.FastMedianBeyond * noise.Sigma)
+            return false;
         var beyond = 0;
         for (var t = s.Start; t < s.Index; t++)
             if (sign * (y[t] - s.LogBefore) >= overlapAt)
                 beyond++;
         return beyond <= 1 + YoungOverlap * s.NBefore;
+    }
+
+    // The lower median of the young points' distances beyond the old level: of 3 or 4 points, one may fall short.
+    private static double YoungMedian(ReadOnlySpan<double> y, in Step s, int sign)
+    {
+        Span<double> young = stackalloc double[YoungAfter];
+        young = young[..s.NAfter];
+        for (var t = s.Index; t < s.End; t++)
+            young[t - s.Index] = sign * (y[t] - s.LogBefore);
+        young.Sort();
+        return young[(young.Length - 1) / 2];
     }
 
     /// <summary>
