@@ -54,8 +54,9 @@ public class OnlineDetectorTests
     [Fact]
     public void The_median_rule_lets_one_young_point_fall_short_but_no_single_outlier_carry_the_fast_path()
     {
-        // 1% noise, then three points 6, 6 and 1.2 noise deviations up (the third one short of 2.5), and, on another
-        // copy, one outlier 20 deviations up between two ordinary points.
+        // 1% noise, then three points 6, 6 and 1.2 noise deviations up (the third one short of the default's per-point
+        // bar, 2, but above the median rule's floor, 1), and, on another copy, one outlier 20 deviations up between two
+        // ordinary points.
         var rng = new Random(8);
         var before = Enumerable.Range(0, 120).Select(_ => 100 * Math.Exp(0.01 * Samples.Gaussian(rng))).ToArray();
         double[] Then(params double[] logs) => [.. before, .. logs.Select(l => 100 * Math.Exp(l))];
