@@ -75,7 +75,12 @@ public static class CorpusGenerator
         {
             while (next < changes.Count && changes[next].Index == t)
             {
-                if (next == move) scale *= Math.Exp(Uniform(rng, Math.Log(0.5), Math.Log(2)));
+                if (next == move)
+                {
+                    var moved = Math.Exp(Uniform(rng, Math.Log(0.5), Math.Log(2)));
+                    scale *= moved;
+                    changes[next] = changes[next] with { NoiseScale = moved };
+                }
                 level *= changes[next++].Factor;
             }
             var e = phi > 0 ? ar = phi * ar + Math.Sqrt(1 - phi * phi) * scale * Gaussian(rng) : scale * Gaussian(rng);
@@ -87,8 +92,9 @@ public static class CorpusGenerator
             if (quantised) v = Math.Max(1, Math.Round(v / tick)) * tick;
             values[t] = v;
         }
+        var modeSpread = bimodal ? Math.Sqrt(modeShare * (1 - modeShare)) * modeOffset : 0;
         var noise = bimodal ? Math.Sqrt(sigma * sigma + modeShare * (1 - modeShare) * modeOffset * modeOffset) : sigma;
-        return new LabelledSeries(id, values, changes, noise, kind, phi, drift, outliers, wander, quantised, move >= 0);
+        return new LabelledSeries(id, values, changes, noise, kind, phi, drift, outliers, wander, quantised, move >= 0, modeSpread);
     }
 
     // Mostly slower (another process took the core), sometimes faster (a cached or skipped step); Pareto tail (α = 1.5).

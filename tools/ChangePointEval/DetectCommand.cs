@@ -53,7 +53,7 @@ public static class DetectCommand
             var old = CorpusEvaluator.Evaluate(corpus, ChangePointOptions.Legacy);
             var now = CorpusEvaluator.Evaluate(corpus, ChangePointOptions.Default);
             output.Write(EvaluationReport.Render([("old", old), ("new", now)]));
-            output.Write(Goals.Render(old, now));
+            output.Write(Goals.Render(old, now, OracleBound.Shares(corpus, ChangePointOptions.Default.FastZThreshold, Goals.MaxFalseAlarms)));
             return 0;
         });
         return command;

@@ -47,7 +47,7 @@ public sealed record ChangePointOptions
     /// beyond <see cref="FastBeyond"/> noise deviations of the old level; its confirming re-runs scale with its z:
     /// one at ≥ this value, two at ≥ <see cref="TwoRunsZThreshold"/>, else <see cref="Persist"/>.
     /// </summary>
-    public double FastZThreshold { get; init; } = 7.0;
+    public double FastZThreshold { get; init; } = 5.0;
 
     /// <summary>A change point this strong is alerted after two confirming re-runs instead of <see
     /// cref="Persist"/>.</summary>
@@ -55,7 +55,15 @@ public sealed record ChangePointOptions
 
     /// <summary>How far (in noise standard deviations) each point after a young change point must lie beyond the old
     /// level.</summary>
-    public double FastBeyond { get; init; } = 2.5;
+    public double FastBeyond { get; init; } = 2.0;
+
+    /// <summary>
+    /// When above 0, the median of the points after a young change point must also lie this far (in noise standard
+    /// deviations) beyond the old level, and the overlap with the points before is judged at the median: one point of
+    /// three may then fall short of the median's bar (down to <see cref="FastBeyond"/>) without losing the fast path,
+    /// while one outlier still cannot carry it.
+    /// </summary>
+    public double FastMedianBeyond { get; init; }
 
     /// <summary>Most points used on each side of a candidate change (local windows keep slow drift out).</summary>
     public int Window { get; init; } = 30;
