@@ -56,6 +56,8 @@ public class GenericJsonParserTests
     [Theory]
     [InlineData("""{"results":[{"benchmark":"a","unit":"ms"}]}""", "$.results[0]", "expected \"value\" or \"samples\"")]
     [InlineData("""{"results":[{"benchmark":"a","unit":"ms","samples":[1,"NaN"]}]}""", "$.results[0].samples[1]", "the string \"NaN\"")]
+    [InlineData("""{"results":[{"benchmark":"a","unit":"ms","samples":[1,1e300]}]}""", "$.results[0].samples[1]", "absurdly large")]
+    [InlineData("""{"results":[{"benchmark":"a","unit":"ms","value":1},{"benchmark":"b","unit":"ms","samples":[1,2,-3]}]}""", "$.results[1].samples[2]", "≥ 0")]
     [InlineData("""{"results":[{"benchmark":"a","unit":"ms","value":-1}]}""", "$.results[0].value", "≥ 0")]
     [InlineData("""{"results":[{"benchmark":"a","measure":"time","unit":"msgs","value":1}]}""", "$.results[0].unit", "time unit")]
     [InlineData("""{"results":[{"benchmark":"a","unit":"x","direction":"up","value":1}]}""", "$.results[0].direction", "higher_is_better")]

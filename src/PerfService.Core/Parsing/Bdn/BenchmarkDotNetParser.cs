@@ -140,7 +140,7 @@ public sealed class BenchmarkDotNetParser : IResultParser
                 if (operations <= 0)
                     throw m.Error($"Operations is {operations}; expected a positive count");
                 var ns = m.RequiredNumber("Nanoseconds", nonNegative: true);
-                samples.Add(Check.Value(ns / operations, m.File, m.Path, "the time per operation", nonNegative: true));
+                samples.Add(Check.Value(ns / operations, m, "the time per operation", nonNegative: true));
             }
         }
         if (samples.Count == 0 && stats.Get("OriginalValues") is { } original)

@@ -21,6 +21,10 @@ internal static class Check
         return value;
     }
 
+    /// <summary>The same check for a value read at a JSON node, whose path is spelled only for the error.</summary>
+    public static double Value(double value, in JsonAtPath at, string what, bool nonNegative) =>
+        IsSane(value) && (!nonNegative || value >= 0) ? value : Value(value, at.File, at.Path, what, nonNegative);
+
     /// <summary>A benchmark or metric name: a series without a name could never be found again.</summary>
     public static string Name(string? name, string file, string? location)
     {

@@ -4,14 +4,28 @@ namespace PerfService.Core.Parsing.Common;
 
 /// <summary>
 /// A JSON element that knows its JSON path and file, so that every "expected a number" error can say exactly
-/// where (<c>$.Benchmarks[3].Statistics.Mean</c>) without each parser threading paths by hand.
+/// where (<c>$.Benchmarks[3].Statistics.Mean</c>) without each parser threading paths by hand. A node keeps a spelled
+/// path plus up to two steps below it (an index, then a property name) and spells its own path only when asked: a
+/// run's samples and their results' fields are most of its elements, and a path string each was most of what parsing
+/// them allocated.
 /// </summary>
-internal readonly struct JsonAtPath(JsonElement element, string path, string file)
+internal readonly struct JsonAtPath(JsonElement element, string path, string file, int index = -1, string? name = null)
 {
     public static JsonAtPath Root(JsonDocument document, string file) => new(document.RootElement, "$", file);
 
+    private readonly string _path = path;
+    private readonly int _index = index;
+    private readonly string? _name = name;
+
     public JsonElement Element { get; } = element;
-    public string Path { get; } = path;
+    public string Path =>
+        (_index, _name) switch
+        {
+            (< 0, null) => _path,
+            (< 0, _) => _path + PathSegment(_name),
+            (_, null) => $"{_path}[{_index}]",
+            _ => $"{_path}[{_index}]{PathSegment(_name)}",
+        };
     public string File { get; } = file;
     public JsonValueKind Kind => Element.ValueKind;
     public bool IsObject => Kind == JsonValueKind.Object;
@@ -28,7 +42,12 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
     {
         if (!IsObject || !Element.TryGetProperty(name, out var value))
             return null;
-        return value.ValueKind == JsonValueKind.Null ? null : new JsonAtPath(value, ChildPath(name), File);
+        if (value.ValueKind == JsonValueKind.Null)
+            return null;
+        // An array item's field keeps the item's steps; deeper nodes spell the path so far once.
+        return _name is null
+            ? new JsonAtPath(value, _path, File, _index, name)
+            : new JsonAtPath(value, Path, File, -1, name);
     }
 
     /// <summary>The first present property among alternative spellings (criterion 0.2 capitalised its keys).</summary>
@@ -72,7 +91,7 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
         }
         if (!Element.TryGetDouble(out var value) || !double.IsFinite(value))
             throw Error($"the number {Truncate(Element.GetRawText())} is out of range");
-        return Check.Value(value, File, Path, "the value", nonNegative);
+        return Check.Value(value, this, "the value", nonNegative);
     }
 
     public long AsLong()
@@ -91,9 +110,10 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
     {
         if (!IsArray)
             throw Error($"expected an array, found {Describe(Kind)}");
+        var path = Path;
         var i = 0;
         foreach (var item in Element.EnumerateArray())
-            yield return new JsonAtPath(item, $"{Path}[{i++}]", File);
+            yield return new JsonAtPath(item, path, File, i++);
     }
 
     public IEnumerable<(string Name, JsonAtPath Value)> Properties()

@@ -146,8 +146,7 @@ internal static class CriterionTree
             samples.Add(
                 Check.Value(
                     timeList[i].AsNumber(nonNegative: true) / n,
-                    file.Path,
-                    timeList[i].Path,
+                    timeList[i],
                     "the time per iteration",
                     nonNegative: true
                 )

@@ -69,14 +69,14 @@ public sealed class GenericJsonParser : JsonFileParser
         List<double>? samples = null;
         if (r.Get("samples") is { } s)
         {
-            samples = s.Items()
-                .Select(x => Check.Value(x.AsNumber(isTime) * scale, x.File, x.Path, "the sample", isTime))
-                .ToList();
+            samples = new List<double>(s.IsArray ? s.Element.GetArrayLength() : 0);
+            foreach (var x in s.Items())
+                samples.Add(Check.Value(x.AsNumber(isTime) * scale, x, "the sample", isTime));
             if (samples.Count == 0)
                 throw s.Error("samples is empty; give at least one sample or leave it out");
         }
         var value = r.Get("value") is { } node
-            ? Check.Value(node.AsNumber(isTime) * scale, node.File, node.Path, "the value", isTime)
+            ? Check.Value(node.AsNumber(isTime) * scale, node, "the value", isTime)
             : (double?)null;
         if (value is null && samples is null)
             throw r.Error("expected \"value\" or \"samples\" (or \"error\" for a failed benchmark)");
