@@ -6,7 +6,8 @@
 # ingest token, and runs tools/LoadTest: simulated agents posting runs and readers on the read API for the given time,
 # then a check that every acknowledged run is stored whole, exactly once, and how far the background analysis lagged
 # (stored → analysed p50/p99, backlog when the load stopped, time to drain), the capacity ratios (analysed/stored runs per
-# second, drain rate, CPU seconds per ingested and per analysed run) and the capacity goals, met or not. Stops by itself; exit code non-zero on
+# second, drain rate, CPU seconds per ingested and per analysed run; the whole machine's CPU per stored run, PostgreSQL's and
+# the tool's share of it, and the service's peak memory) and the capacity goals, met or not. Stops by itself; exit code non-zero on
 # errors or lost data. The service's log and a JSON report stay in .perf/loadtest/.
 #
 # --roles both (the default): one process plays both roles. --roles split: a web process and a background process on

@@ -10,7 +10,7 @@ public sealed record AnalysisLag(long WaitingAtStop, double OldestWaitingSeconds
     long Finished, double? P50Seconds, double? P99Seconds, double? MaxSeconds, long Parked)
 {
     public string Line() =>
-        $"analysis lag (stored → analysed): {Spread(P50Seconds, P99Seconds, MaxSeconds)} over {Finished} finished analyses; " +
+        $"analysis lag (stored → analysed): {Spread(P50Seconds, P99Seconds, MaxSeconds)} over the {Finished} runs stored during the measured load; " +
         $"backlog when the load stopped: {WaitingAtStop} waiting (oldest {OldestWaitingSeconds:0.0} s); " +
         (DrainedSeconds is { } d ? $"drained {d:0.0} s after the load stopped" : $"{WaitingAtEnd} still waiting {WaitedSeconds} s after the load stopped") +
         $"; parked (analysis failed every attempt): {Parked}";
@@ -36,7 +36,8 @@ public static class AnalysisLagProbe
 
     private const string RunLags = """
         SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY lag), percentile_cont(0.99) WITHIN GROUP (ORDER BY lag), max(lag)
-        FROM (SELECT extract(epoch FROM analysed_at - created_at)::float8 AS lag FROM runs WHERE analysed_at IS NOT NULL) x
+        FROM (SELECT extract(epoch FROM analysed_at - created_at)::float8 AS lag FROM runs
+              WHERE analysed_at IS NOT NULL AND created_at >= $1) x
         """;
 
     /// <summary>The runs waiting when the load stopped.</summary>
@@ -57,8 +58,24 @@ public static class AnalysisLagProbe
         return (r.GetInt64(0), r.GetDouble(1), r.GetInt64(2));
     }
 
-    /// <summary>Waits up to <paramref name="waitSeconds"/> for the backlog to drain, then reads the lags.</summary>
-    public static async Task<AnalysisLag> MeasureAsync(string database, (long Count, double OldestSeconds) atStop, TimeSpan sinceStop, int waitSeconds, CancellationToken ct)
+    /// <summary>Waits up to <paramref name="waitSeconds"/> for nothing to wait for analysis; the seconds it took, or null
+    /// when the wait ended first.</summary>
+    public static async Task<double?> WaitForEmptyAsync(string database, int waitSeconds, CancellationToken ct)
+    {
+        var clock = Stopwatch.StartNew();
+        while ((await WaitingAsync(database, ct)).Count > 0)
+        {
+            if (clock.Elapsed >= TimeSpan.FromSeconds(waitSeconds))
+                return null;
+            await Task.Delay(500, ct);
+        }
+        return clock.Elapsed.TotalSeconds;
+    }
+
+    /// <summary>Waits up to <paramref name="waitSeconds"/> for the backlog to drain, then reads the lags of the runs
+    /// stored since <paramref name="loadStartedAt"/> (the measured load; warm-up runs are left out).</summary>
+    public static async Task<AnalysisLag> MeasureAsync(string database, DateTime loadStartedAt, (long Count, double OldestSeconds) atStop,
+        TimeSpan sinceStop, int waitSeconds, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
         var waiting = atStop.Count;
@@ -69,16 +86,17 @@ public static class AnalysisLagProbe
             if (waiting == 0) drained = (sinceStop + clock.Elapsed).TotalSeconds;
             else await Task.Delay(500, ct);
         }
-        var runs = await LagsAsync(database, RunLags, ct);
+        var runs = await LagsAsync(database, RunLags, loadStartedAt, ct);
         var parked = (await WaitingAsync(database, ct)).Parked;
         return new AnalysisLag(atStop.Count, atStop.OldestSeconds, waiting, drained, waitSeconds, runs.Count, runs.P50, runs.P99, runs.Max, parked);
     }
 
-    private static async Task<Lags> LagsAsync(string database, string sql, CancellationToken ct)
+    private static async Task<Lags> LagsAsync(string database, string sql, DateTime since, CancellationToken ct)
     {
         await using var conn = new NpgsqlConnection(database);
         await conn.OpenAsync(ct);
         await using var cmd = new NpgsqlCommand(sql, conn);
+        cmd.Parameters.Add(new() { Value = since });
         await using var r = await cmd.ExecuteReaderAsync(ct);
         await r.ReadAsync(ct);
         var count = r.GetInt64(0);

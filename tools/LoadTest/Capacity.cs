@@ -14,24 +14,102 @@ public static class ProcessCpu
     // USER_HZ: /proc reports times in it, 100 on every mainstream Linux build (sysconf(_SC_CLK_TCK)).
     private const double ClockTicks = 100;
 
-    public static double? Seconds(int pid)
+    public static double? Seconds(int pid) => Fields(pid) is { } f ? (Ticks(f, 11) + Ticks(f, 12)) / ClockTicks : null;
+
+    /// <summary>
+    /// CPU seconds of a process and all its children, live and exited: each child's own time plus the parent's
+    /// <c>cutime</c> and <c>cstime</c> (fields 16 and 17), which gather the time of the children it has reaped. For
+    /// PostgreSQL's postmaster, that is the whole cluster, whose backends come and go.
+    /// </summary>
+    public static double? TreeSeconds(int parent)
+    {
+        if (Fields(parent) is not { } own)
+            return null;
+        var total = Ticks(own, 11) + Ticks(own, 12) + Ticks(own, 13) + Ticks(own, 14);
+        foreach (var dir in Directory.EnumerateDirectories("/proc"))
+            if (int.TryParse(Path.GetFileName(dir), out var pid) && pid != parent && Fields(pid) is { } f && Ticks(f, 1) == parent)
+                total += Ticks(f, 11) + Ticks(f, 12);
+        return total / ClockTicks;
+    }
+
+    // The fields after the command name (field 2, in parentheses, may hold spaces): index 0 is field 3 (state).
+    private static string[]? Fields(int pid)
     {
         try
         {
             var stat = File.ReadAllText($"/proc/{pid}/stat");
-            // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
-            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            return (long.Parse(fields[11], System.Globalization.CultureInfo.InvariantCulture)
-                    + long.Parse(fields[12], System.Globalization.CultureInfo.InvariantCulture)) / ClockTicks;
+            return stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    private static long Ticks(string[] fields, int index) =>
+        long.TryParse(fields[index], System.Globalization.CultureInfo.InvariantCulture, out var v) ? v : 0;
+
+    public static IReadOnlyDictionary<string, double?> Read(IReadOnlyList<ServiceProcess> processes) =>
+        processes.ToDictionary(p => p.Role, p => Seconds(p.Pid));
+}
+
+/// <summary>
+/// The whole machine's busy CPU seconds (every core: user, nice, system, interrupts, steal) from the first line of
+/// <c>/proc/stat</c>, so that the CPU a stored run costs can be read across everything on the box: the service, PostgreSQL
+/// and this client. Null off Linux.
+/// </summary>
+public static class MachineCpu
+{
+    public static double? Seconds()
+    {
+        try
+        {
+            var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            // cpu user nice system idle iowait irq softirq steal …: all but idle and iowait are busy.
+            long Field(int i) => long.Parse(fields[i], System.Globalization.CultureInfo.InvariantCulture);
+            return (Field(1) + Field(2) + Field(3) + Field(6) + Field(7) + Field(8)) / 100.0;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
         {
             return null;
         }
     }
+}
 
-    public static IReadOnlyDictionary<string, double?> Read(IReadOnlyList<ServiceProcess> processes) =>
-        processes.ToDictionary(p => p.Role, p => Seconds(p.Pid));
+/// <summary>A process's peak resident memory (<c>VmHWM</c> in <c>/proc/&lt;pid&gt;/status</c>), in MB; null where it
+/// cannot be read.</summary>
+public static class ProcessMemory
+{
+    public static double? PeakMegabytes(int pid)
+    {
+        try
+        {
+            var line = File.ReadLines($"/proc/{pid}/status").FirstOrDefault(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
+            return line is null ? null
+                : long.Parse(line["VmHWM:".Length..].Trim().Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture) / 1024.0;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
+        {
+            return null;
+        }
+    }
+}
+
+/// <summary>What the whole machine spent during the measured load, per stored run, and the services' peak memory.</summary>
+public sealed record MachineUse(double? CpuPerStored, double? ClientCpuPerStored, double? PostgresCpuPerStored,
+    IReadOnlyDictionary<string, double?> PeakMegabytes)
+{
+    public IEnumerable<string> Lines()
+    {
+        var parts = new[] { ("PostgreSQL", PostgresCpuPerStored), ("this load tool", ClientCpuPerStored) }
+            .Where(p => p.Item2 is not null).Select(p => $"{p.Item1} {p.Item2 * 1000:0.0} ms").ToList();
+        if (CpuPerStored is { } all)
+            yield return $"machine: {all * 1000:0.0} ms of CPU per stored run over the load, every process on it" +
+                         (parts.Count > 0 ? $" ({string.Join(", ", parts)} of it)" : "");
+        var peaks = PeakMegabytes.Where(p => p.Value is not null).Select(p => $"{p.Key} {p.Value:0} MB").ToList();
+        if (peaks.Count > 0)
+            yield return $"memory: peak resident set of the service ({string.Join(", ", peaks)})";
+    }
 }
 
 /// <summary>Runs stored during the load, analysed during it and after it, counted by the database's clock.</summary>
@@ -45,6 +123,30 @@ public static class RunWindowProbe
         await conn.OpenAsync(ct);
         await using var cmd = new NpgsqlCommand("SELECT clock_timestamp()", conn);
         return (DateTime)(await cmd.ExecuteScalarAsync(ct))!;
+    }
+
+    /// <summary>The postmaster's process id when the cluster runs on this machine (a backend's parent, both named
+    /// postgres), else null: its CPU is then not read.</summary>
+    public static async Task<int?> LocalPostmasterAsync(string database, CancellationToken ct)
+    {
+        await using var conn = new NpgsqlConnection(database);
+        await conn.OpenAsync(ct);
+        await using var cmd = new NpgsqlCommand("SELECT pg_backend_pid()", conn);
+        var backend = (int)(await cmd.ExecuteScalarAsync(ct))!;
+        static string? Comm(int pid) => File.Exists($"/proc/{pid}/comm") ? File.ReadAllText($"/proc/{pid}/comm").Trim() : null;
+        static int? Parent(int pid) =>
+            File.Exists($"/proc/{pid}/status")
+                ? File.ReadLines($"/proc/{pid}/status").Where(l => l.StartsWith("PPid:", StringComparison.Ordinal))
+                    .Select(l => (int?)int.Parse(l["PPid:".Length..].Trim(), System.Globalization.CultureInfo.InvariantCulture)).FirstOrDefault()
+                : null;
+        try
+        {
+            return Comm(backend) == "postgres" && Parent(backend) is { } pm && Comm(pm) == "postgres" ? pm : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
+        {
+            return null;
+        }
     }
 
     public static async Task<RunWindow> ReadAsync(string database, DateTime start, DateTime stop, CancellationToken ct)

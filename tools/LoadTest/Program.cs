@@ -78,8 +78,19 @@ if (options.WarmupSeconds > 0)
             $"p50 {posts.P50Ms:0} ms, p99 {posts.P99Ms:0} ms, max {posts.MaxMs:0} ms");
 }
 
+// A warm-up's runs may still wait for analysis: the measured minute starts, as a cold one would, from an empty queue.
+if (options.WarmupSeconds > 0)
+{
+    var settled = await AnalysisLagProbe.WaitForEmptyAsync(options.Database, options.AnalysisWaitSeconds, CancellationToken.None);
+    Log(settled is { } s ? $"warm-up's runs analysed {s:0.0} s after it" : $"warm-up's runs still waited for analysis after {options.AnalysisWaitSeconds} s; measuring anyway");
+}
+
 _ = LoadAverage.Start;
 var cpuAtStart = ProcessCpu.Read(options.Processes);
+var postmaster = await RunWindowProbe.LocalPostmasterAsync(options.Database, CancellationToken.None);
+var machineAtStart = MachineCpu.Seconds();
+var postgresAtStart = postmaster is { } pm0 ? ProcessCpu.TreeSeconds(pm0) : null;
+var clientAtStart = ProcessCpu.Seconds(Environment.ProcessId);
 var loadStartedAt = await RunWindowProbe.NowAsync(options.Database, CancellationToken.None);
 using var soft = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds));
 using var hard = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds + options.TimeoutSeconds + 15));
@@ -112,16 +123,22 @@ catch (OperationCanceledException)
 }
 var elapsed = clock.Elapsed;
 var cpuAtStop = ProcessCpu.Read(options.Processes);
+var machineAtStop = MachineCpu.Seconds();
+var postgresAtStop = postmaster is { } pm1 ? ProcessCpu.TreeSeconds(pm1) : null;
+var clientAtStop = ProcessCpu.Seconds(Environment.ProcessId);
 var loadStoppedAt = await RunWindowProbe.NowAsync(options.Database, CancellationToken.None);
 var backlogAtStop = await AnalysisLagProbe.AtStopAsync(options.Database, CancellationToken.None);
 var stoppedAt = Stopwatch.StartNew();
 
 // The drain before the verification: its reads would otherwise be costed to the analysis that runs alone after the load.
 Log($"waiting up to {options.AnalysisWaitSeconds} s for the background analysis to catch up ({backlogAtStop.Count} waiting when the load stopped)…");
-var lag = await AnalysisLagProbe.MeasureAsync(options.Database, backlogAtStop, stoppedAt.Elapsed, options.AnalysisWaitSeconds, CancellationToken.None);
+var lag = await AnalysisLagProbe.MeasureAsync(options.Database, loadStartedAt, backlogAtStop, stoppedAt.Elapsed, options.AnalysisWaitSeconds, CancellationToken.None);
 var cpuAtDrained = ProcessCpu.Read(options.Processes);
 var window = await RunWindowProbe.ReadAsync(options.Database, loadStartedAt, loadStoppedAt, CancellationToken.None);
 var capacity = Capacity.Compute(window, lag.DrainedSeconds ?? (lag.WaitingAtStop > 0 ? lag.WaitedSeconds : null), cpuAtStart, cpuAtStop, cpuAtDrained);
+double? PerStored(double? from, double? to) => from is { } a && to is { } b && window.Stored > 0 ? (b - a) / window.Stored : null;
+var machine = new MachineUse(PerStored(machineAtStart, machineAtStop), PerStored(clientAtStart, clientAtStop), PerStored(postgresAtStart, postgresAtStop),
+    options.Processes.ToDictionary(p => p.Role, p => ProcessMemory.PeakMegabytes(p.Pid)));
 
 Log("verifying through the database and the API…");
 using var verifyHttp = new Http(options, new Latencies());
@@ -129,7 +146,7 @@ using var verifyTimeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
 var verification = await Verifier.VerifyAsync(options, ledger, verifyHttp, verifyTimeout.Token);
 
 var summaries = latencies.Summaries(elapsed, Report.Group);
-var exit = Report.Print(Console.Out, options, summaries, verification, elapsed, ledger, lag, capacity);
+var exit = Report.Print(Console.Out, options, summaries, verification, elapsed, ledger, lag, capacity, machine);
 if (options.JsonReport is { } file)
 {
     await File.WriteAllTextAsync(file, JsonSerializer.Serialize(new
@@ -143,6 +160,11 @@ if (options.JsonReport is { } file)
         {
             capacity.StoredPerSecond, capacity.AnalysedPerSecond, capacity.AnalysedPerStored, capacity.DrainPerSecond,
             cpuPerIngestedSeconds = capacity.CpuPerIngested, cpuPerAnalysedSeconds = capacity.CpuPerAnalysed, cpuBasis = capacity.CpuBasis, window,
+        },
+        machine = new
+        {
+            cpuPerStoredSeconds = machine.CpuPerStored, postgresCpuPerStoredSeconds = machine.PostgresCpuPerStored,
+            loadToolCpuPerStoredSeconds = machine.ClientCpuPerStored, peakResidentMegabytes = machine.PeakMegabytes,
         },
         problems = Problems.All.Select(p => $"{p.Kind}: {p.What}"),
         errorSamples = Samples.All,

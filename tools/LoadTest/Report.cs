@@ -7,7 +7,7 @@ public static class Report
         kind.StartsWith("ingest", StringComparison.Ordinal) ? "ingest" : kind.StartsWith("read", StringComparison.Ordinal) ? "read" : "other";
 
     public static int Print(TextWriter o, LoadOptions options, IReadOnlyList<Summary> rows, Verification v, TimeSpan elapsed, Ledger ledger, AnalysisLag? lag = null,
-        Capacity? capacity = null)
+        Capacity? capacity = null, MachineUse? machine = null)
     {
         var created = ledger.Runs.Where(r => r.Created > 0 && !r.Warmup).ToList();
         o.WriteLine();
@@ -60,6 +60,8 @@ public static class Report
         if (lag is not null) o.WriteLine(lag.Line());
         if (capacity is not null)
             foreach (var line in capacity.Lines()) o.WriteLine(line);
+        if (machine is not null)
+            foreach (var line in machine.Lines()) o.WriteLine(line);
 
         var ingest = rows.FirstOrDefault(r => r.Kind == "ingest (all)") ?? rows.FirstOrDefault(r => r.Kind == "ingest");
         var read = rows.FirstOrDefault(r => r.Kind == "read (all)") ?? rows.FirstOrDefault(r => Group(r.Kind) == "read");

@@ -109,18 +109,19 @@ public static class ResultParsers
 
     private static ParseResult Deduplicate(ParseResult result)
     {
-        var kept = new Dictionary<(string Key, string Measure), int>();
+        var kept = new Dictionary<(string Key, string Measure), int>(result.Results.Count);
         var results = new List<BenchmarkResult>(result.Results.Count);
         var duplicates = new List<string>();
         foreach (var r in result.Results)
         {
-            if (!kept.TryGetValue((r.Key, r.Measure), out var index))
+            var key = (r.Key, r.Measure);
+            if (kept.TryAdd(key, results.Count))
             {
-                kept[(r.Key, r.Measure)] = results.Count;
                 results.Add(r);
                 continue;
             }
-            duplicates.Add($"{r.Key} ({r.Measure})");
+            var index = kept[key];
+            duplicates.Add($"{key.Key} ({r.Measure})");
             if ((r.Samples?.Count ?? -1) > (results[index].Samples?.Count ?? -1))
                 results[index] = r;
         }

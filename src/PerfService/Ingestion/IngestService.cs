@@ -102,13 +102,6 @@ public sealed class IngestService(PerfDbContext db, RunWriter writer, ILogger<In
                 "the files parsed but hold no benchmark results",
                 upload.Files[0].Path
             );
-        var clash = parsed.Results.GroupBy(r => (r.Key, r.Measure)).FirstOrDefault(g => g.Count() > 1);
-        if (clash is not null)
-            throw new UploadException(
-                422,
-                "Duplicate results",
-                $"benchmark '{clash.Key.Key}' reports measure '{clash.Key.Measure}' more than once in this upload"
-            );
 
         if (
             m.Targets?.FirstOrDefault(t =>

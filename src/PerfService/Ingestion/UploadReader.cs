@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.IO.Compression;
 using System.Text.Json;
 using Microsoft.AspNetCore.Http.Features;
@@ -207,9 +208,12 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
         await using var raw = file.OpenReadStream();
         var gzipped = path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase);
         await using var input = gzipped ? new GZipStream(raw, CompressionMode.Decompress) : raw;
-        var memory = new MemoryStream();
+        // Sized from the part's length (a guess for gzip) so that the bytes are copied into one array of about their
+        // size rather than into doubling ones, whose last would often land on the large-object heap: those
+        // allocations set off most of the web role's gen-2 collections under load.
+        var memory = new MemoryStream(InitialCapacity(file.Length, gzipped));
         FileStream? spool = null;
-        var chunk = new byte[81920];
+        var chunk = ArrayPool<byte>.Shared.Rent(81920);
         long length = 0;
         try
         {
@@ -241,12 +245,27 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
             spool?.Dispose();
             throw;
         }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(chunk);
+        }
         if (spool is null)
             return memory.GetBuffer().AsMemory(0, (int)memory.Length);
         await spool.FlushAsync(ct);
         var mapped = MappedFile.Map(spool);
         spooled.Add(mapped);
         return mapped.Memory;
+    }
+
+    // A plain part longer than the spool threshold goes to disk at once: nothing to size.
+    private int InitialCapacity(long partLength, bool gzipped)
+    {
+        var threshold = Math.Min(_options.SpoolThresholdBytes, Array.MaxLength);
+        return (int)(
+            gzipped ? Math.Min(partLength * 4, threshold)
+            : partLength <= threshold ? partLength
+            : 0
+        );
     }
 
     private FileStream OpenSpool()

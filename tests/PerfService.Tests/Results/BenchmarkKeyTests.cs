@@ -15,4 +15,17 @@ public class BenchmarkKeyTests
         Assert.NotEqual(a, c);
         Assert.Equal("Bench.Run", BenchmarkKey.Format("Bench.Run", [], null));
     }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData(null)]
+    public void Every_part_is_spelled_in_order_with_its_separators(string? noJob)
+    {
+        KeyValuePair<string, string>[] parameters = [new("Size", "1024"), new("Mode", "a=b, c"), new("", "")];
+        Assert.Equal("G/f(Size=1024, Mode=a=b, c, =) [x]", BenchmarkKey.Format("G/f", parameters, "x"));
+        Assert.Equal("G/f(Size=1024, Mode=a=b, c, =)", BenchmarkKey.Format("G/f", parameters, noJob));
+        Assert.Equal("G/f [.NET 9.0]", BenchmarkKey.Format("G/f", [], ".NET 9.0"));
+        Assert.Equal("G/f", BenchmarkKey.Format("G/f", [], noJob));
+        Assert.Equal("(N=1)", BenchmarkKey.Format("", [new("N", "1")], null));
+    }
 }

@@ -26,6 +26,12 @@ internal static class Check
         IsSane(value) && (!nonNegative || value >= 0) ? value : Value(value, at.File, at.Path, what, nonNegative);
 
     /// <summary>A benchmark or metric name: a series without a name could never be found again.</summary>
+    /// <summary>The name held by a JSON string node, whose path is spelled only for the error.</summary>
+    public static string Name(in JsonAtPath node) =>
+        node.AsString() is { } name && !string.IsNullOrWhiteSpace(name)
+            ? name.Trim()
+            : Name(null, node.File, node.Path);
+
     public static string Name(string? name, string file, string? location)
     {
         if (string.IsNullOrWhiteSpace(name))

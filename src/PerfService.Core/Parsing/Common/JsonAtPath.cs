@@ -44,11 +44,12 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
             return null;
         if (value.ValueKind == JsonValueKind.Null)
             return null;
-        // An array item's field keeps the item's steps; deeper nodes spell the path so far once.
-        return _name is null
-            ? new JsonAtPath(value, _path, File, _index, name)
-            : new JsonAtPath(value, Path, File, -1, name);
+        return Child(value, name);
     }
+
+    // An array item's field keeps the item's steps; deeper nodes spell the path so far once.
+    private JsonAtPath Child(JsonElement value, string name) =>
+        _name is null ? new JsonAtPath(value, _path, File, _index, name) : new JsonAtPath(value, Path, File, -1, name);
 
     /// <summary>The first present property among alternative spellings (criterion 0.2 capitalised its keys).</summary>
     public JsonAtPath? Get(string name, string alternative) => Get(name) ?? Get(alternative);
@@ -121,7 +122,7 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
         if (!IsObject)
             throw Error($"expected an object, found {Describe(Kind)}");
         foreach (var p in Element.EnumerateObject())
-            yield return (p.Name, new JsonAtPath(p.Value, ChildPath(p.Name), File));
+            yield return (p.Name, Child(p.Value, p.Name));
     }
 
     public static string Describe(JsonValueKind kind) =>

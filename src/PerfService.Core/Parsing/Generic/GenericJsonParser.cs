@@ -34,7 +34,7 @@ public sealed class GenericJsonParser : JsonFileParser
     {
         if (!r.IsObject)
             throw r.Error($"expected a result object, found {JsonAtPath.Describe(r.Kind)}");
-        var name = Check.Name(r.RequiredString("benchmark"), r.File, r.ChildPath("benchmark"));
+        var name = Check.Name(r.Required("benchmark", "a string"));
         var unit = r.RequiredString("unit");
         if (string.IsNullOrWhiteSpace(unit))
             throw r.Required("unit", "a unit").Error("expected a non-empty unit");
