@@ -22,9 +22,9 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
         (_index, _name) switch
         {
             (< 0, null) => _path,
-            (< 0, _) => _path + PathSegment(_name),
+            (< 0, _) => WithName(_path, _name),
             (_, null) => $"{_path}[{_index}]",
-            _ => $"{_path}[{_index}]{PathSegment(_name)}",
+            _ => WithName($"{_path}[{_index}]", _name),
         };
     public string File { get; } = file;
     public JsonValueKind Kind => Element.ValueKind;
@@ -35,7 +35,7 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
 
     public ParseException Error(string reason) => new(File, Path, reason);
 
-    public string ChildPath(string name) => Path + PathSegment(name);
+    public string ChildPath(string name) => WithName(Path, name);
 
     /// <summary>The property, or null when it is absent or JSON null (harnesses use both for "not measured").</summary>
     public JsonAtPath? Get(string name)
@@ -47,9 +47,11 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
         return Child(value, name);
     }
 
-    // An array item's field keeps the item's steps; deeper nodes spell the path so far once.
-    private JsonAtPath Child(JsonElement value, string name) =>
-        _name is null ? new JsonAtPath(value, _path, File, _index, name) : new JsonAtPath(value, Path, File, -1, name);
+    // An array item's field keeps the item's steps; deeper nodes spell the path so far (once, or as given).
+    private JsonAtPath Child(JsonElement value, string name, string? spelled = null) =>
+        _name is null
+            ? new JsonAtPath(value, _path, File, _index, name)
+            : new JsonAtPath(value, spelled ?? Path, File, -1, name);
 
     /// <summary>The first present property among alternative spellings (criterion 0.2 capitalised its keys).</summary>
     public JsonAtPath? Get(string name, string alternative) => Get(name) ?? Get(alternative);
@@ -121,8 +123,10 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
     {
         if (!IsObject)
             throw Error($"expected an object, found {Describe(Kind)}");
+        // Deeper than an item's fields, the path so far is spelled once for all the fields.
+        var spelled = _name is null ? null : Path;
         foreach (var p in Element.EnumerateObject())
-            yield return (p.Name, Child(p.Value, p.Name));
+            yield return (p.Name, Child(p.Value, p.Name, spelled));
     }
 
     public static string Describe(JsonValueKind kind) =>
@@ -137,12 +141,14 @@ internal readonly struct JsonAtPath(JsonElement element, string path, string fil
             _ => "nothing",
         };
 
-    private static string PathSegment(string name)
+    private static string WithName(string path, string name)
     {
         var simple = name.Length > 0 && (char.IsAsciiLetter(name[0]) || name[0] == '_');
         foreach (var c in name)
             simple &= char.IsAsciiLetterOrDigit(c) || c == '_';
-        return simple ? "." + name : "['" + name.Replace("\\", "\\\\").Replace("'", "\\'") + "']";
+        return simple
+            ? string.Concat(path, ".", name)
+            : string.Concat(path, "['", name.Replace("\\", "\\\\").Replace("'", "\\'"), "']");
     }
 
     private static string Truncate(string s) => s.Length <= 40 ? s : s[..40] + "…";

@@ -48,31 +48,42 @@ public sealed class GenericJsonParser : JsonFileParser
             throw r.Required("unit", "a unit")
                 .Error($"measure \"time\" needs a time unit (ns, us, µs, ms, s), found \"{unit}\"");
         var scale = isTime ? timeFactor!.Value : 1;
-        var result = new BenchmarkResult
-        {
-            Name = name,
-            Parameters = r.Get("parameters") is { } p
-                ? p.Properties().Select(kv => new KeyValuePair<string, string>(kv.Name, Scalar(kv.Value))).ToList()
-                : [],
-            Job = r.OptionalString("job"),
-            Measure = measure,
-            Unit = isTime ? "ns" : unit,
-            Direction = ParseDirection(r, unit),
-        };
+        var parameters = r.Get("parameters") is { } p
+            ? p.Properties().Select(kv => new KeyValuePair<string, string>(kv.Name, Scalar(kv.Value))).ToList()
+            : [];
+        var job = r.OptionalString("job");
+        var direction = ParseDirection(r, unit);
+        // The result is built once, from the fields read in this order (the first bad one is the one reported).
+        BenchmarkResult Result(double? value = null, double[]? samples = null, string? error = null) =>
+            new()
+            {
+                Name = name,
+                Parameters = parameters,
+                Job = job,
+                Measure = measure,
+                Unit = isTime ? "ns" : unit,
+                Direction = direction,
+                Value = value,
+                Samples = samples,
+                Summary = samples is null ? null : SampleStats.Summarize(samples),
+                Error = error,
+            };
 
         if (r.OptionalString("error") is { } error)
         {
             if (r.Get("value") is { } v)
                 throw v.Error("a result with an error has no value; remove one of them");
-            return result with { Error = string.IsNullOrWhiteSpace(error) ? "the harness reported a failure" : error };
+            return Result(error: string.IsNullOrWhiteSpace(error) ? "the harness reported a failure" : error);
         }
-        List<double>? samples = null;
+        double[]? samples = null;
         if (r.Get("samples") is { } s)
         {
-            samples = new List<double>(s.IsArray ? s.Element.GetArrayLength() : 0);
+            // An array of the samples' own length: the run writer stores it as it is.
+            samples = new double[s.IsArray ? s.Element.GetArrayLength() : 0];
+            var i = 0;
             foreach (var x in s.Items())
-                samples.Add(Check.Value(x.AsNumber(isTime) * scale, x, "the sample", isTime));
-            if (samples.Count == 0)
+                samples[i++] = Check.Value(x.AsNumber(isTime) * scale, x, "the sample", isTime);
+            if (samples.Length == 0)
                 throw s.Error("samples is empty; give at least one sample or leave it out");
         }
         var value = r.Get("value") is { } node
@@ -80,12 +91,7 @@ public sealed class GenericJsonParser : JsonFileParser
             : (double?)null;
         if (value is null && samples is null)
             throw r.Error("expected \"value\" or \"samples\" (or \"error\" for a failed benchmark)");
-        return result with
-        {
-            Value = value ?? SampleStats.Mean(samples!),
-            Samples = samples,
-            Summary = samples is null ? null : SampleStats.Summarize(samples),
-        };
+        return Result(value ?? SampleStats.Mean(samples!), samples);
     }
 
     private static Direction ParseDirection(JsonAtPath r, string unit)
