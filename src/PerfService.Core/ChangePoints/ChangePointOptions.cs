@@ -57,14 +57,6 @@ public sealed record ChangePointOptions
     /// level.</summary>
     public double FastBeyond { get; init; } = 2.0;
 
-    /// <summary>
-    /// When above 0, the median of the points after a young change point must also lie this far (in noise standard
-    /// deviations) beyond the old level, and the overlap with the points before is judged at the median: one point of
-    /// three may then fall short of the median's bar (down to <see cref="FastBeyond"/>) without losing the fast path,
-    /// while one outlier still cannot carry it.
-    /// </summary>
-    public double FastMedianBeyond { get; init; }
-
     /// <summary>Most points used on each side of a candidate change (local windows keep slow drift out).</summary>
     public int Window { get; init; } = 30;
 

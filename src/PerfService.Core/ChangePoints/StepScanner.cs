@@ -118,25 +118,11 @@ internal static class StepScanner
             weakest = Math.Min(weakest, sign * (y[t] - s.LogBefore));
         if (weakest < o.FastBeyond * noise.Sigma)
             return false;
-        var overlapAt = o.FastMedianBeyond > 0 ? YoungMedian(y, s, sign) : weakest;
-        if (overlapAt < o.FastMedianBeyond * noise.Sigma)
-            return false;
         var beyond = 0;
         for (var t = s.Start; t < s.Index; t++)
-            if (sign * (y[t] - s.LogBefore) >= overlapAt)
+            if (sign * (y[t] - s.LogBefore) >= weakest)
                 beyond++;
         return beyond <= 1 + YoungOverlap * s.NBefore;
-    }
-
-    // The lower median of the young points' distances beyond the old level: of 3 or 4 points, one may fall short.
-    private static double YoungMedian(ReadOnlySpan<double> y, in Step s, int sign)
-    {
-        Span<double> young = stackalloc double[YoungAfter];
-        young = young[..s.NAfter];
-        for (var t = s.Index; t < s.End; t++)
-            young[t - s.Index] = sign * (y[t] - s.LogBefore);
-        young.Sort();
-        return young[(young.Length - 1) / 2];
     }
 
     /// <summary>
