@@ -257,8 +257,9 @@ internal static class StepScanner
     }
 
     // How far (in points) the least-squares split may move a confirmed change point: past the L1 split's own search
-    // radius, but not onto a neighbouring change.
-    internal const int RefineRadius = 10;
+    // radius (a quarter window); the segment's ends keep it off the neighbouring change points. 10 and 15 found
+    // fewer changes on the calibration seeds, 30 the same.
+    internal const int RefineRadius = 20;
 
     /// <summary>
     /// Offline: place each confirmed change point again at the least-squares split of the segment between its
