@@ -133,8 +133,8 @@ public sealed record ChangePointOptions
     public bool RescanSegments { get; init; } = true;
 
     /// <summary>
-    /// Offline (<see cref="ChangePointDetector"/>): place each confirmed change point again at the least-squares split
-    /// of its segment (<see cref="StepScanner"/>'s RefineLocations). The online detector does not use it.
+    /// Place each confirmed change point again at the least-squares split of its segment (<see cref="StepScanner"/>'s
+    /// RefineLocations): up to 20 points away offline, 5 online.
     /// </summary>
     public bool RefineLocations { get; init; } = true;
 

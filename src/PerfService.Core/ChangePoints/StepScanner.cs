@@ -251,8 +251,8 @@ internal static class StepScanner
         }
         if (rescan)
             RescanSegments(y, from, to, lo, noise, o, scratch, result);
-        if (rescan && o.RefineLocations)
-            RefineLocations(y, result, (from, to), lo, noise, o, scratch);
+        if (o.RefineLocations)
+            RefineLocations(y, result, (from, to), lo, noise, o, scratch, rescan ? RefineRadius : OnlineRefineRadius);
         return result;
     }
 
@@ -261,13 +261,19 @@ internal static class StepScanner
     // fewer changes on the calibration seeds, 30 the same.
     internal const int RefineRadius = 20;
 
+    // Online a change point is placed again after every point, and a move of more than a few points splits its track:
+    // with 10 or 20, on a drifting series of a calibration seed, one change was alerted 6 points early and then again
+    // at its place, and the second alert withdrawn.
+    internal const int OnlineRefineRadius = 5;
+
     /// <summary>
-    /// Offline: place each confirmed change point again at the least-squares split of the segment between its
-    /// neighbours (up to <see cref="ChangePointOptions.ConfirmWindow"/> points a side), within
-    /// <see cref="RefineRadius"/> points, on values clipped at 2.5σ beyond the two levels (outliers). The L1 split of
-    /// <see cref="Localise"/> judges each side by its median over <see cref="ChangePointOptions.Window"/> points: when
-    /// the step is about one noise deviation, that places strong changes (z 6–14 on their segments) 4–8 points off.
-    /// A moved change point is kept only when it still passes the confirmation's bar.
+    /// Place each confirmed change point again at the least-squares split of the segment between its neighbours (up
+    /// to <see cref="ChangePointOptions.ConfirmWindow"/> points a side), within <paramref name="radius"/> points
+    /// (<see cref="RefineRadius"/> offline, <see cref="OnlineRefineRadius"/> online), on values clipped at 2.5σ
+    /// beyond the two levels (outliers). The L1 split of <see cref="Localise"/> judges each side by its median over
+    /// <see cref="ChangePointOptions.Window"/> points: when the step is about one noise deviation, that places strong
+    /// changes (z 6–14 on their segments) 4–8 points off. A moved change point is kept only when it still passes the
+    /// confirmation's bar.
     /// </summary>
     private static void RefineLocations(
         ReadOnlySpan<double> y,
@@ -276,7 +282,8 @@ internal static class StepScanner
         int lo,
         SeriesNoise noise,
         ChangePointOptions o,
-        Span<double> scratch
+        Span<double> scratch,
+        int radius
     )
     {
         var (from, to) = range;
@@ -290,8 +297,8 @@ internal static class StepScanner
             var end = Math.Min(right, s.Index + o.ConfirmWindow);
             var split = LeastSquaresSplit(
                 y[start..end],
-                Math.Max(Math.Max(from, left + o.MinBefore), s.Index - RefineRadius) - start,
-                Math.Min(Math.Min(to, right - o.MinAfter), s.Index + RefineRadius) - start,
+                Math.Max(Math.Max(from, left + o.MinBefore), s.Index - radius) - start,
+                Math.Min(Math.Min(to, right - o.MinAfter), s.Index + radius) - start,
                 Math.Min(s.LogBefore, s.LogAfter) - 2.5 * noise.Sigma,
                 Math.Max(s.LogBefore, s.LogAfter) + 2.5 * noise.Sigma
             );
