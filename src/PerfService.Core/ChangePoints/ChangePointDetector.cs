@@ -10,6 +10,7 @@ public static class ChangePointDetector
     public static IReadOnlyList<ChangePoint> Detect(IReadOnlyList<double> values, ChangePointOptions? options = null)
     {
         options ??= ChangePointOptions.Default;
+        var offline = options with { ZThreshold = options.OfflineZThreshold };
         var y = new double[values.Count];
         for (var i = 0; i < y.Length; i++)
         {
@@ -27,8 +28,8 @@ public static class ChangePointDetector
             y.Length - options.MinAfter,
             0,
             noise,
-            options,
-            options.RescanSegments
+            offline,
+            offline.RescanSegments
         );
         var result = new List<ChangePoint>(steps.Count);
         foreach (var s in steps)

@@ -52,23 +52,17 @@ public class OnlineDetectorTests
     }
 
     [Fact]
-    public void The_median_rule_lets_one_young_point_fall_short_but_no_single_outlier_carry_the_fast_path()
+    public void Each_young_point_must_lie_beyond_the_old_level_so_no_single_outlier_carries_the_fast_path()
     {
-        // 1% noise, then three points 6, 6 and 1.2 noise deviations up (the third one short of the default's per-point
-        // bar, 2, but above the median rule's floor, 1), and, on another copy, one outlier 20 deviations up between two
-        // ordinary points.
+        // 1% noise, then three points 6 noise deviations up; on other copies one of them only 1.2 deviations up (short
+        // of FastBeyond, 2), or one outlier 20 deviations up between two ordinary points.
         var rng = new Random(8);
         var before = Enumerable.Range(0, 120).Select(_ => 100 * Math.Exp(0.01 * Samples.Gaussian(rng))).ToArray();
         double[] Then(params double[] logs) => [.. before, .. logs.Select(l => 100 * Math.Exp(l))];
-        var perPoint = ChangePointOptions.Default with { FastZThreshold = 5 };
-        var median = perPoint with { FastBeyond = 1, FastMedianBeyond = 2.5 };
-        var step = Then(0.06, 0.06, 0.012);
-        Assert.Empty(OnlineDetector.Replay(step, perPoint));
-        var alert = Assert.Single(OnlineDetector.Replay(step, median));
+        var alert = Assert.Single(OnlineDetector.Replay(Then(0.06, 0.06, 0.06)));
         Assert.Equal((120, 122), (alert.Index, alert.DetectedAt));
-        Assert.Empty(OnlineDetector.Replay(Then(0.005, 0.2, 0.005), median));
-        // Below the per-point floor (FastBeyond) the median does not help.
-        Assert.Empty(OnlineDetector.Replay(Then(0.06, 0.06, 0.005), median));
+        Assert.Empty(OnlineDetector.Replay(Then(0.06, 0.06, 0.012)));
+        Assert.Empty(OnlineDetector.Replay(Then(0.005, 0.2, 0.005)));
     }
 
     [Fact]
