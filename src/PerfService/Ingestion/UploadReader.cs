@@ -208,10 +208,9 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
         await using var raw = file.OpenReadStream();
         var gzipped = path.EndsWith(".gz", StringComparison.OrdinalIgnoreCase);
         await using var input = gzipped ? new GZipStream(raw, CompressionMode.Decompress) : raw;
-        // Sized from the part's length (a guess for gzip) so that the bytes are copied into one array of about their
-        // size rather than into doubling ones, whose last would often land on the large-object heap: those
-        // allocations set off most of the web role's gen-2 collections under load.
-        var memory = new MemoryStream(InitialCapacity(file.Length, gzipped));
+        // Held in pooled blocks, returned when the upload is disposed as a spooled file is unmapped: arrays of their
+        // own, the larger ones on the large-object heap, set off most of the web role's gen-2 collections under load.
+        var memory = (MemoryStream?)PooledStreams.Get("upload");
         FileStream? spool = null;
         var chunk = ArrayPool<byte>.Shared.Rent(81920);
         long length = 0;
@@ -225,47 +224,42 @@ public sealed class UploadReader(IOptions<IngestOptions> options, TimeProvider t
                 if (spool is null && length > _options.SpoolThresholdBytes)
                 {
                     spool = OpenSpool();
-                    memory.Position = 0;
+                    memory!.Position = 0;
                     await memory.CopyToAsync(spool, ct);
-                    memory = new MemoryStream();
+                    memory.Dispose();
+                    memory = null;
                 }
                 if (spool is not null)
                     await spool.WriteAsync(chunk.AsMemory(0, read), ct);
                 else
-                    memory.Write(chunk, 0, read);
+                    memory!.Write(chunk, 0, read);
             }
         }
         catch (InvalidDataException e)
         {
             spool?.Dispose();
+            memory?.Dispose();
             throw new UploadException(400, "Malformed file", $"'{path}' is not valid gzip: {e.Message}", path);
         }
         catch
         {
             spool?.Dispose();
+            memory?.Dispose();
             throw;
         }
         finally
         {
             ArrayPool<byte>.Shared.Return(chunk);
         }
-        if (spool is null)
+        if (memory is not null)
+        {
+            spooled.Add(memory);
             return memory.GetBuffer().AsMemory(0, (int)memory.Length);
-        await spool.FlushAsync(ct);
+        }
+        await spool!.FlushAsync(ct);
         var mapped = MappedFile.Map(spool);
         spooled.Add(mapped);
         return mapped.Memory;
-    }
-
-    // A plain part longer than the spool threshold goes to disk at once: nothing to size.
-    private int InitialCapacity(long partLength, bool gzipped)
-    {
-        var threshold = Math.Min(_options.SpoolThresholdBytes, Array.MaxLength);
-        return (int)(
-            gzipped ? Math.Min(partLength * 4, threshold)
-            : partLength <= threshold ? partLength
-            : 0
-        );
     }
 
     private FileStream OpenSpool()

@@ -64,6 +64,33 @@ public class IngestionTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
     }
 
     [Fact]
+    public async Task Concurrent_uploads_each_keep_their_own_bytes_and_results()
+    {
+        // An upload's file is held in pooled blocks until its request ends: uploads at once, of sizes inside one block
+        // and past it (128 KB), must each store and return exactly their own bytes, and the next ones reuse the blocks.
+        await app.CreateProjectAsync("ingest-pool");
+        var client = await app.ClientWithScopesAsync(Scopes.Ingest);
+        var files = Enumerable.Range(0, 12).Select(i => Generic.Times(
+            Enumerable.Range(0, 20 + i * 90).Select(b => ($"Pool.B{b}", Generic.Around(100 + i, 0.05, 20, seed: i * 1000 + b))).ToArray())).ToList();
+        Assert.Contains(files, f => f.Length > 128 * 1024);
+        for (var round = 0; round < 2; round++)
+        {
+            var responses = await Task.WhenAll(files.Select((f, i) =>
+                Post(client, Meta("ingest-pool", $"{round:x2}{i:x6}"), $"pool-{round}-{i}", ("r.json", f))));
+            for (var i = 0; i < files.Count; i++)
+            {
+                Assert.True(responses[i].StatusCode == HttpStatusCode.Created, await responses[i].Content.ReadAsStringAsync());
+                var created = (await responses[i].Content.ReadFromJsonAsync<RunCreated>())!;
+                Assert.Equal(20 + i * 90, created.Results);
+                Assert.Equal(files[i], await client.GetByteArrayAsync($"/api/v1/runs/{created.RunId}/artifacts/r.json"));
+                var run = (await client.GetFromJsonAsync<RunDetailDto>($"/api/v1/runs/{created.RunId}"))!;
+                var last = ResultParsers.Parse([new Artifact("r.json", files[i])]).Results[^1];
+                Assert.Equal(last.Samples, Assert.Single(run.Results, r => r.Benchmark == last.Key).Samples);
+            }
+        }
+    }
+
+    [Fact]
     public async Task A_criterion_tree_keeps_its_folders_and_gives_samples()
     {
         await app.CreateProjectAsync("ingest-criterion");
