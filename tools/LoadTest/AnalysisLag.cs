@@ -58,20 +58,6 @@ public static class AnalysisLagProbe
         return (r.GetInt64(0), r.GetDouble(1), r.GetInt64(2));
     }
 
-    /// <summary>Waits up to <paramref name="waitSeconds"/> for nothing to wait for analysis; the seconds it took, or null
-    /// when the wait ended first.</summary>
-    public static async Task<double?> WaitForEmptyAsync(string database, int waitSeconds, CancellationToken ct)
-    {
-        var clock = Stopwatch.StartNew();
-        while ((await WaitingAsync(database, ct)).Count > 0)
-        {
-            if (clock.Elapsed >= TimeSpan.FromSeconds(waitSeconds))
-                return null;
-            await Task.Delay(500, ct);
-        }
-        return clock.Elapsed.TotalSeconds;
-    }
-
     /// <summary>Waits up to <paramref name="waitSeconds"/> for the backlog to drain, then reads the lags of the runs
     /// stored since <paramref name="loadStartedAt"/> (the measured load; warm-up runs are left out).</summary>
     public static async Task<AnalysisLag> MeasureAsync(string database, DateTime loadStartedAt, (long Count, double OldestSeconds) atStop,

@@ -34,7 +34,7 @@ public static class LoadCommandLine
         var fixtures = new Option<string?>("--fixtures") { Description = "tests/fixtures: real harness outputs mixed in (--fixture-rate)" };
         var agents = Int("--agents", "Simulated agents posting runs", Defaults.Agents, 1, 1000);
         var seconds = Int("--seconds", "How long they post", Defaults.Seconds, 1, 3600);
-        var warmup = Int("--warmup-seconds", "All agents post this long before the measured seconds start (latencies reported apart); the measured seconds then start once its runs are analysed",
+        var warmup = Int("--warmup-seconds", "All agents post this long before the measured seconds start (latencies reported apart); the measured seconds follow it at once",
             Defaults.WarmupSeconds, 0, 3600);
         var readers = Int("--readers", "Concurrent readers of the read API", Defaults.Readers, 0, 100);
         var thinkMs = Int("--think-ms", "Each agent's pause between posts, ±50 % jitter (0 = back to back)", Defaults.ThinkMilliseconds, 0, 600_000);

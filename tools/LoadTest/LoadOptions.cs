@@ -15,8 +15,8 @@ public sealed record LoadOptions
     public int Seconds { get; init; } = 60;
     /// <summary>Seconds all agents post before the measured <see cref="Seconds"/> start (their runs are verified, their
     /// latencies reported apart): a service's first seconds after a start are not its steady state. Its first minute
-    /// still spends a tenth of the web role's CPU compiling code to its faster tiers, so the warm-up is half a minute;
-    /// the measured seconds start once its runs are analysed.</summary>
+    /// still spends a tenth of the web role's CPU compiling code to its faster tiers, so the warm-up is half a minute.
+    /// The measured seconds follow it at once, analysis mid-stream as in a service that has been running.</summary>
     public int WarmupSeconds { get; init; } = 30;
     public int Readers { get; init; } = 4;
     /// <summary>Pause of each simulated agent between two posts (± 50 % jitter); 0 posts back to back.</summary>

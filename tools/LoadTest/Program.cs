@@ -78,13 +78,6 @@ if (options.WarmupSeconds > 0)
             $"p50 {posts.P50Ms:0} ms, p99 {posts.P99Ms:0} ms, max {posts.MaxMs:0} ms");
 }
 
-// A warm-up's runs may still wait for analysis: the measured minute starts, as a cold one would, from an empty queue.
-if (options.WarmupSeconds > 0)
-{
-    var settled = await AnalysisLagProbe.WaitForEmptyAsync(options.Database, options.AnalysisWaitSeconds, CancellationToken.None);
-    Log(settled is { } s ? $"warm-up's runs analysed {s:0.0} s after it" : $"warm-up's runs still waited for analysis after {options.AnalysisWaitSeconds} s; measuring anyway");
-}
-
 _ = LoadAverage.Start;
 var cpuAtStart = ProcessCpu.Read(options.Processes);
 var postmaster = await RunWindowProbe.LocalPostmasterAsync(options.Database, CancellationToken.None);
