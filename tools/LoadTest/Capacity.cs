@@ -14,6 +14,9 @@ public static class ProcessCpu
     // USER_HZ: /proc reports times in it, 100 on every mainstream Linux build (sysconf(_SC_CLK_TCK)).
     private const double ClockTicks = 100;
 
+    /// <summary>The parent's process id (field 4), or null where the process cannot be read.</summary>
+    public static int? Parent(int pid) => Fields(pid) is { } f ? (int)Ticks(f, 1) : null;
+
     public static double? Seconds(int pid) => Fields(pid) is { } f ? (Ticks(f, 11) + Ticks(f, 12)) / ClockTicks : null;
 
     /// <summary>
@@ -134,14 +137,9 @@ public static class RunWindowProbe
         await using var cmd = new NpgsqlCommand("SELECT pg_backend_pid()", conn);
         var backend = (int)(await cmd.ExecuteScalarAsync(ct))!;
         static string? Comm(int pid) => File.Exists($"/proc/{pid}/comm") ? File.ReadAllText($"/proc/{pid}/comm").Trim() : null;
-        static int? Parent(int pid) =>
-            File.Exists($"/proc/{pid}/status")
-                ? File.ReadLines($"/proc/{pid}/status").Where(l => l.StartsWith("PPid:", StringComparison.Ordinal))
-                    .Select(l => (int?)int.Parse(l["PPid:".Length..].Trim(), System.Globalization.CultureInfo.InvariantCulture)).FirstOrDefault()
-                : null;
         try
         {
-            return Comm(backend) == "postgres" && Parent(backend) is { } pm && Comm(pm) == "postgres" ? pm : null;
+            return Comm(backend) == "postgres" && ProcessCpu.Parent(backend) is { } pm && Comm(pm) == "postgres" ? pm : null;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
         {
