@@ -60,8 +60,8 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
 
         await world.Service.StartAsync();
         Assert.True(await agent.WaitForExitAsync(Long), "the agent did not deliver and complete after the service came back\n" + world.Diagnostics());
-        Assert.True(agent.ExitCode == 0, world.Diagnostics());
-        Assert.True(agent.Saw("posted spooled"), world.Diagnostics());
+        Assert.True(agent.ExitCode == 0, $"the agent exited with {agent.ExitCode}\n{world.Diagnostics()}");
+        Assert.True(agent.Saw("posted spooled"), "the agent exited without posting its spooled results\n" + world.Diagnostics());
         Assert.False(Directory.Exists(entry), "the delivered entry is still in the spool");
 
         var run = Assert.Single(await world.RunsOfJobAsync(job));

@@ -10,6 +10,9 @@ namespace PerfService.Agents.Worker;
 /// Transient failures back off with jitter and retry the same step; the spool is drained before a claim or a
 /// complete whenever it may hold something, so results reach the service before the job is reported done.
 /// </summary>
+/// <remarks>A drain that is blocked just before a complete is retried before the complete is sent: the service can
+/// come back between the two calls, and a job reported done while its results still wait in the spool would let a
+/// <c>--once</c> agent exit with them undelivered.</remarks>
 public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> random)
 {
     private long? _agentId;
@@ -21,6 +24,11 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
     private bool _spoolDirty = true; // something may be left from before a restart
     private volatile bool _stopping;
     private JobOutcome? _lastOutcome;
+    private int _heldCompletes;
+
+    /// <summary>How many blocked drains hold up a complete before it is sent anyway (about 45 s of backoff), so that one
+    /// entry the service keeps failing on cannot stop the agent from reporting its jobs.</summary>
+    public const int MaxHeldCompletes = 6;
 
     public AgentStep Current => _current;
     public int ConsecutiveFailures => _failures;
@@ -57,7 +65,13 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
         _spoolDirty = blocked;
         var next = _resume ?? ClaimStep();
         _resume = null;
-        // A blocked spool does not hold up the claim or the complete: those calls will tell if the service is down.
+        if (blocked && next is AgentStep.Complete && !_stopping && _heldCompletes < MaxHeldCompletes)
+        {
+            _heldCompletes++;
+            return BackOff(next, $"the spool still holds results, so the complete waits ({_heldCompletes} of {MaxHeldCompletes})");
+        }
+        _heldCompletes = 0;
+        // A blocked spool does not hold up a claim: the claim will tell if the service is down.
         return _stopping && next is not AgentStep.Complete ? Stopped() : next;
     }
 
@@ -79,6 +93,7 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
             return new Stop(
                 outcome.Kind == JobOutcomeKind.Succeeded ? 0 : 1,
                 $"--once: job {outcome.Kind.ToString().ToLowerInvariant()}"
+                    + (_spoolDirty ? "; results left in the spool are posted when an agent next starts in this workdir" : "")
             );
         return _spoolDirty ? DrainThen(ClaimStep()) : ClaimStep();
     }
@@ -101,19 +116,15 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
             (AgentStep.Complete, not ApiStatus.Transient) => Ok(AfterReported()),
             // Draining happens between other steps; its failures are reported as SpoolDrained(Blocked).
             (DrainSpool, _) => AfterDrain(blocked: true),
-            _ => BackOff(_current, f),
+            _ => BackOff(_current, $"{_current.GetType().Name.ToLowerInvariant()} failed ({f.Status}: {f.Error})"),
         };
     }
 
-    private Wait BackOff(AgentStep retry, AgentEvent.CallFailed f)
+    private Wait BackOff(AgentStep retry, string why)
     {
         _failures++;
         _resume = retry;
-        var what = retry.GetType().Name.ToLowerInvariant();
-        return new Wait(
-            backoff.Delay(_failures, random()),
-            $"{what} failed ({f.Status}: {f.Error}); retry #{_failures}"
-        );
+        return new Wait(backoff.Delay(_failures, random()), $"{why}; retry #{_failures}");
     }
 
     private AgentStep ResumeAfterWait()

@@ -93,6 +93,39 @@ public sealed class AgentStateMachineTests
     }
 
     [Fact]
+    public void A_complete_waits_for_a_blocked_spool_so_results_reach_the_service_first()
+    {
+        // The service comes back between a failed drain and the complete: reporting the job done then would let a
+        // --once agent exit with its results still spooled.
+        var m = Claiming(once: true);
+        m.Next(new Claimed(_job));
+        Assert.IsType<Step.DrainSpool>(m.Next(new JobFinished(JobOutcome.Succeeded)));
+        var wait = Assert.IsType<Step.Wait>(m.Next(new SpoolDrained(Blocked: true)));
+        Assert.Contains("spool", wait.Reason);
+        Assert.IsType<Step.DrainSpool>(m.Next(new WaitOver()));
+        Assert.Equal(new Step.Complete(7, _job, JobOutcome.Succeeded), m.Next(new SpoolDrained(Blocked: false)));
+        var stop = Assert.IsType<Step.Stop>(m.Next(new Completed()));
+        Assert.Equal(0, stop.ExitCode);
+        Assert.DoesNotContain("spool", stop.Reason);
+    }
+
+    [Fact]
+    public void A_spool_that_stays_blocked_holds_the_complete_only_so_long_and_the_once_exit_says_what_is_left()
+    {
+        var m = Claiming(once: true);
+        m.Next(new Claimed(_job));
+        m.Next(new JobFinished(JobOutcome.Succeeded));
+        for (var i = 0; i < AgentStateMachine.MaxHeldCompletes; i++)
+        {
+            Assert.IsType<Step.Wait>(m.Next(new SpoolDrained(Blocked: true)));
+            Assert.IsType<Step.DrainSpool>(m.Next(new WaitOver()));
+        }
+        Assert.Equal(new Step.Complete(7, _job, JobOutcome.Succeeded), m.Next(new SpoolDrained(Blocked: true)));
+        var stop = Assert.IsType<Step.Stop>(m.Next(new Completed()));
+        Assert.Contains("left in the spool", stop.Reason);
+    }
+
+    [Fact]
     public void Backoff_jitter_stays_within_half_to_full_ceiling()
     {
         var backoff = new Backoff(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(60));
