@@ -30,7 +30,7 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
         world.Repo.Unhold(); // the second attempt runs straight through
         var second = world.StartAgent("second", once: true);
         Assert.True(await second.WaitForExitAsync(Long), "the second agent did not finish the job\n" + world.Diagnostics());
-        Assert.True(second.ExitCode == 0, world.Diagnostics());
+        Assert.True(second.ExitCode == 0, $"the second agent exited with {second.ExitCode}\n{world.Diagnostics()}");
 
         var row = await world.JobAsync(job);
         output.WriteLine($"job {job}: {row.State} after {row.Attempts} attempts\n{row.Log}");
@@ -145,7 +145,7 @@ public sealed class AgentFaultTests(ITestOutputHelper output)
 
         var agent = world.StartAgent("replayer");
         Assert.True(await Eventually.TrueAsync(() => agent.Saw("posted spooled"), Long), "the agent did not drain its spool\n" + world.Diagnostics());
-        Assert.True(agent.Saw("(duplicate)"), world.Diagnostics());
+        Assert.True(agent.Saw("(duplicate)"), "the agent never saw its entry answered as a duplicate\n" + world.Diagnostics());
         Assert.False(Directory.Exists(entry));
         var stored = await world.Db.StoredRunsAsync(AgentWorld.Project);
         Assert.Equal(2, stored.Count);
