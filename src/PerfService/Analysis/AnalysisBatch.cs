@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
 using PerfService.Core.Contracts;
@@ -12,6 +13,17 @@ namespace PerfService.Analysis;
 /// <param name="Outcome">"analysed", or why the run's series were left alone ("not_default_branch", "profile_mismatch",
 /// "disturbed").</param>
 public sealed record RunAnalysed(long RunId, DateTimeOffset StoredAt, int Series, string Outcome);
+
+/// <summary>Where a batch's time went, for the log line that reports it: reading the claimed runs and their results
+/// (targets judged), updating the change-point series (their reads and writes, and within them the detector's own
+/// time), and marking the runs analysed and committing. Under load, reading and commit grow with PostgreSQL's queue and
+/// the detector with the CPU the process gets.</summary>
+public sealed record BatchTimes(TimeSpan Reading, TimeSpan ChangePoints, TimeSpan Detector, TimeSpan Commit)
+{
+    public override string ToString() =>
+        $"reading {Reading.TotalSeconds:F2} s, change points {ChangePoints.TotalSeconds:F2} s (the detector "
+        + $"{Detector.TotalSeconds:F2} s), commit {Commit.TotalSeconds:F2} s";
+}
 
 /// <summary>A waiting run a consumer holds, with the trace context of the ingest that queued it.</summary>
 public sealed record ClaimedRun(long RunId, string? TraceParent);
@@ -32,6 +44,9 @@ public sealed class AnalysisBatch(
     ILogger<AnalysisBatch> logger
 )
 {
+    /// <summary>Where the last batch's time went (null before one is analysed).</summary>
+    public BatchTimes? Times { get; private set; }
+
     /// <summary>
     /// Claims up to <paramref name="maxRuns"/> waiting runs, oldest first, in the caller's transaction. Left to be
     /// analysed alone: runs a failed batch held (one bad run must not fail every batch it lands in), parked runs, and
@@ -80,6 +95,7 @@ public sealed class AnalysisBatch(
         CancellationToken ct
     )
     {
+        var started = Stopwatch.GetTimestamp();
         await using var tx = await db.Database.BeginTransactionAsync(ct);
         var runs = await claim(ct);
         if (runs.Count == 0)
@@ -90,20 +106,25 @@ public sealed class AnalysisBatch(
         claimed(runs);
         using var activity = PerfTelemetry.StartAnalysis([.. runs.Select(r => (r.RunId, r.TraceParent))]);
         var batch = runs.Select(r => r.RunId).ToArray();
-        var (analysed, bisecting) = await AnalyseRunsAsync(batch, ct);
+        var (analysed, bisecting, read, updated) = await AnalyseRunsAsync(batch, started, ct);
+        var committing = Stopwatch.GetTimestamp();
         var now = time.GetUtcNow();
         await db
             .Runs.Where(r => batch.Contains(r.Id) && r.AnalysedAt == null)
             .ExecuteUpdateAsync(s => s.SetProperty(r => r.AnalysedAt, now), ct);
         await db.AnalysisQueue.Where(q => batch.Contains(q.RunId)).ExecuteDeleteAsync(ct);
         await tx.CommitAsync(ct);
+        Times = new BatchTimes(read, updated, changePoints.DetectorTime, Stopwatch.GetElapsedTime(committing));
         if (bisecting)
             await jobQueue.NotifyAsync(ct);
         return analysed;
     }
 
-    private async Task<(List<RunAnalysed> Analysed, bool Bisecting)> AnalyseRunsAsync(
+    /// <returns>What was analysed, whether bisection queued a job, the time from <paramref name="started"/> until the
+    /// runs were read and judged, and the time the change-point series took after that.</returns>
+    private async Task<(List<RunAnalysed> Analysed, bool Bisecting, TimeSpan Read, TimeSpan Updated)> AnalyseRunsAsync(
         long[] runIds,
+        long started,
         CancellationToken ct
     )
     {
@@ -198,6 +219,8 @@ public sealed class AnalysisBatch(
 
         // One update per project × profile × branch, in a fixed order (with the updater's (benchmark, measure) order
         // inside), so concurrent batches lock series states in the same global order and never deadlock.
+        var read = Stopwatch.GetElapsedTime(started);
+        var updating = Stopwatch.GetTimestamp();
         var bisecting = false;
         var arrivals = arriving.ToLookup(a => (a.ProfileId, a.BranchId), a => a.Point);
         foreach (
@@ -207,6 +230,6 @@ public sealed class AnalysisBatch(
                 .ThenBy(g => g.Key.BranchId)
         )
             bisecting |= await changePoints.UpdateInTransactionAsync(group.ToList(), arrivals[group.Key].ToList(), ct);
-        return (analysed, bisecting);
+        return (analysed, bisecting, read, Stopwatch.GetElapsedTime(updating));
     }
 }

@@ -64,10 +64,9 @@ public sealed class AnalysisConsumer(
         try
         {
             await using var scope = scopes.CreateAsyncScope();
-            var analysed = await scope
-                .ServiceProvider.GetRequiredService<AnalysisBatch>()
-                .AnalyseNextAsync(options.Value.AnalysisBatchRuns, c => claimed = c, ct);
-            Record(analysed, started);
+            var batch = scope.ServiceProvider.GetRequiredService<AnalysisBatch>();
+            var analysed = await batch.AnalyseNextAsync(options.Value.AnalysisBatchRuns, c => claimed = c, ct);
+            Record(analysed, started, batch.Times);
             return new AnalysisStep(analysed.Count, 0);
         }
         catch (Exception e) when (claimed.Count > 0 && !ct.IsCancellationRequested)
@@ -136,7 +135,7 @@ public sealed class AnalysisConsumer(
         }
     }
 
-    private void Record(IReadOnlyList<RunAnalysed> analysed, long started)
+    private void Record(IReadOnlyList<RunAnalysed> analysed, long started, BatchTimes? times = null)
     {
         var took = Stopwatch.GetElapsedTime(started);
         foreach (var a in analysed)
@@ -152,9 +151,10 @@ public sealed class AnalysisConsumer(
         }
         if (analysed.Count > 1)
             logger.LogInformation(
-                "Analysed {Count} runs in one batch in {Seconds:F2} s",
+                "Analysed {Count} runs in one batch in {Seconds:F2} s: {Times}",
                 analysed.Count,
-                took.TotalSeconds
+                took.TotalSeconds,
+                times
             );
     }
 }

@@ -100,9 +100,19 @@ public class BatchedAnalysisTests : IAsyncLifetime
         Assert.Equal(state.State, after.State);
         Assert.Equal(state.UpdatedAt, after.UpdatedAt);
 
-        // A new run is queued and analysed on its own; nothing is fed twice.
+        // A new run is queued and analysed on its own; nothing is fed twice. The batch says where its time went (the
+        // consumer logs it): the detector's share lies within the change points'.
         await PostAsync(ingest, "coalesce", 6, ("Store.Read", 1000));
-        await app.AnalyseAllAsync();
+        await using (var scope = app.Services.CreateAsyncScope())
+        {
+            var batch = scope.ServiceProvider.GetRequiredService<AnalysisBatch>();
+            Assert.Null(batch.Times);
+            Assert.Single(await batch.AnalyseNextAsync(10, _ => { }, CancellationToken.None));
+            var times = Assert.IsType<BatchTimes>(batch.Times);
+            Assert.True(times.Reading > TimeSpan.Zero && times.Commit > TimeSpan.Zero, times.ToString());
+            Assert.True(times.Detector > TimeSpan.Zero && times.Detector <= times.ChangePoints, times.ToString());
+            Assert.Matches(@"^reading \d+\.\d\d s, change points \d+\.\d\d s \(the detector \d+\.\d\d s\), commit", times.ToString());
+        }
         var seven = await app.WithDbAsync(db => db.SeriesStates.SingleAsync());
         Assert.Equal(7, Core.ChangePoints.OnlineDetectorStateCodec.Decode(seven.State).Count);
     }
