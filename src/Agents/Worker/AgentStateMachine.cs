@@ -68,7 +68,10 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
         if (blocked && next is AgentStep.Complete && !_stopping && _heldCompletes < MaxHeldCompletes)
         {
             _heldCompletes++;
-            return BackOff(next, $"the spool still holds results, so the complete waits ({_heldCompletes} of {MaxHeldCompletes})");
+            return BackOff(
+                next,
+                $"the spool still holds results, so the complete waits ({_heldCompletes} of {MaxHeldCompletes})"
+            );
         }
         _heldCompletes = 0;
         // A blocked spool does not hold up a claim: the claim will tell if the service is down.
@@ -93,7 +96,11 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
             return new Stop(
                 outcome.Kind == JobOutcomeKind.Succeeded ? 0 : 1,
                 $"--once: job {outcome.Kind.ToString().ToLowerInvariant()}"
-                    + (_spoolDirty ? "; results left in the spool are posted when an agent next starts in this workdir" : "")
+                    + (
+                        _spoolDirty
+                            ? "; results left in the spool are posted when an agent next starts in this workdir"
+                            : ""
+                    )
             );
         return _spoolDirty ? DrainThen(ClaimStep()) : ClaimStep();
     }
