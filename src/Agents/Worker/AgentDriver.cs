@@ -101,7 +101,7 @@ public sealed class AgentDriver(
         catch (IOException e)
         {
             console.Line($"error: cannot read the spool: {e.Message}");
-            return new AgentEvent.SpoolDrained(Blocked: true);
+            return new AgentEvent.SpoolDrained(Blocked: true, Unreadable: true);
         }
     }
 

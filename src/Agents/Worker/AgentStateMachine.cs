@@ -43,7 +43,7 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
         {
             (AgentEvent.Started, _) => _stopping ? Stopped() : new Register(),
             (AgentEvent.Registered r, _) => AfterRegistered(r.AgentId),
-            (AgentEvent.SpoolDrained d, DrainSpool) => AfterDrain(d.Blocked),
+            (AgentEvent.SpoolDrained d, DrainSpool) => AfterDrain(d.Blocked, d.Unreadable),
             (AgentEvent.Claimed { Job: null }, Claim) => Ok(_stopping ? Stopped() : DrainThen(ClaimStep())),
             (AgentEvent.Claimed { Job: { } job }, Claim c) => Ok(new RunJob(c.AgentId, job)),
             (AgentEvent.JobFinished f, RunJob run) => AfterJob(run, f.Outcome),
@@ -60,12 +60,13 @@ public sealed class AgentStateMachine(bool once, Backoff backoff, Func<double> r
         return _stopping ? Stopped() : DrainThen(ClaimStep());
     }
 
-    private AgentStep AfterDrain(bool blocked)
+    private AgentStep AfterDrain(bool blocked, bool unreadable = false)
     {
         _spoolDirty = blocked;
         var next = _resume ?? ClaimStep();
         _resume = null;
-        if (blocked && next is AgentStep.Complete && !_stopping && _heldCompletes < MaxHeldCompletes)
+        // A spool that cannot be read will not get better by waiting: the complete goes at once.
+        if (blocked && !unreadable && next is AgentStep.Complete && !_stopping && _heldCompletes < MaxHeldCompletes)
         {
             _heldCompletes++;
             return BackOff(

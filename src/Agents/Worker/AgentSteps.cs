@@ -30,7 +30,8 @@ public abstract record AgentEvent
     public sealed record Registered(long AgentId) : AgentEvent;
 
     /// <param name="Blocked">Some entries could not be posted for a transient reason and are still spooled.</param>
-    public sealed record SpoolDrained(bool Blocked) : AgentEvent;
+    /// <param name="Unreadable">The spool itself could not be read (a broken disk or folder): waiting will not help.</param>
+    public sealed record SpoolDrained(bool Blocked, bool Unreadable = false) : AgentEvent;
 
     /// <param name="Job">Null when the long poll ended with no job (204).</param>
     public sealed record Claimed(JobAssignment? Job) : AgentEvent;

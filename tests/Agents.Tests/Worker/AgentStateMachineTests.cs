@@ -126,6 +126,16 @@ public sealed class AgentStateMachineTests
     }
 
     [Fact]
+    public void A_spool_that_cannot_be_read_does_not_hold_the_complete()
+    {
+        var m = Claiming();
+        m.Next(new Claimed(_job));
+        m.Next(new JobFinished(JobOutcome.Failed("results not kept: the spool is not a folder")));
+        var complete = Assert.IsType<Step.Complete>(m.Next(new SpoolDrained(Blocked: true, Unreadable: true)));
+        Assert.Equal(JobOutcomeKind.Failed, complete.Outcome.Kind);
+    }
+
+    [Fact]
     public void Backoff_jitter_stays_within_half_to_full_ceiling()
     {
         var backoff = new Backoff(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(60));
