@@ -16,6 +16,7 @@ public class ComparisonBenchmarks
     private OnlineDetectorState[] _states = [];
     private OnlineDetectorState[] _firstDetectorStates = [];
     private double[] _next = [];
+    private double[][] _batch = [];
 
     [GlobalSetup]
     public void Setup()
@@ -47,6 +48,9 @@ public class ComparisonBenchmarks
             (_states[s], _firstDetectorStates[s]) = (state, first);
             _next[s] = 1000 * Math.Exp(0.03 * Normal(random));
         }
+        // A batch of analysis brings each series several new points at once (a project's runs arrive faster than they
+        // are analysed); the update feeds them one by one through a NoiseWindow.
+        _batch = Enumerable.Range(0, 100).Select(_ => Samples(1000, 50)).ToArray();
     }
 
     [Benchmark]
@@ -66,6 +70,29 @@ public class ComparisonBenchmarks
     {
         var raised = 0;
         for (var s = 0; s < _firstDetectorStates.Length; s++) raised += OnlineDetector.Add(_firstDetectorStates[s], _next[s], ChangePointOptions.Legacy).Raised.Count;
+        return raised;
+    }
+
+    /// <summary>100 series of 500 points each given 50 more, one by one, as a batch of analysis feeds them.</summary>
+    [Benchmark]
+    public int FeedFiftyPointsTo100Series() => Feed(null);
+
+    /// <summary>The same with the first detector's settings (the baseline of the cost per fed point).</summary>
+    [Benchmark]
+    public int FeedFiftyPointsTo100SeriesWithTheFirstDetector() => Feed(ChangePointOptions.Legacy);
+
+    private int Feed(ChangePointOptions? options)
+    {
+        var raised = 0;
+        for (var s = 0; s < _batch.Length; s++)
+        {
+            var (state, window) = (options is null ? _states[s] : _firstDetectorStates[s], new NoiseWindow());
+            foreach (var v in _batch[s])
+            {
+                var update = OnlineDetector.Add(state, v, options, window);
+                (state, raised) = (update.State, raised + update.Raised.Count);
+            }
+        }
         return raised;
     }
 

@@ -1,3 +1,5 @@
+using PerfService.Core.Comparison;
+
 namespace PerfService.Core.ChangePoints;
 
 /// <summary>
@@ -5,8 +7,11 @@ namespace PerfService.Core.ChangePoints;
 /// log-values of the points the detector keeps, and their lag-k differences kept sorted. An update moves the kept
 /// points by one (one in, at most one out), so the noise estimate costs a binary search and a short move per lag instead
 /// of selecting the trimmed differences afresh, which was most of the detector's CPU in the service
-/// (docs/measurements/2026-11-27-analysis-speed.md). It gives exactly the estimate <see cref="SeriesNoise.Estimate"/>
-/// gives (the scales are sums that do not depend on order), so feeding with or without one decides the same.
+/// (docs/measurements/2026-11-27-analysis-speed.md). Each lag's trimmed sum is kept too, in the fixed point of
+/// <see cref="StatMath.FixedSum"/>: a difference entering or leaving the kept ones adds or takes its own value, and
+/// integer sums are exact, so summing the kept differences afresh after every update is not needed. It gives exactly
+/// the estimate <see cref="SeriesNoise.Estimate"/> gives (the scales are sums that do not depend on order), so feeding
+/// with or without one decides the same.
 /// One instance per series and thread: it follows the states it was given, and starts afresh on any other. Starting
 /// sorts every lag's differences, which costs a few plain estimates: worth it for a run of updates, not for one.
 /// </summary>
@@ -17,6 +22,8 @@ public sealed class NoiseWindow
     private double[] _y = [];
     private int _n;
     private readonly double[][] _sorted = new double[Lags + 1][];
+    private readonly int[] _kept = new int[Lags + 1]; // how many of lag k's smallest differences the scale keeps
+    private readonly long[] _keptSum = new long[Lags + 1]; // their sum, in fixed point
 
     internal SeriesNoise Noise { get; private set; }
 
@@ -35,7 +42,7 @@ public sealed class NoiseWindow
             Append(StepScanner.Log(recent[^1]));
         }
         _recent = recent;
-        Noise = SeriesNoise.FromSorted(_n, _sorted);
+        Noise = SeriesNoise.FromKeptSums(_n, _keptSum);
         return _y.AsSpan(0, _n);
     }
 
@@ -45,11 +52,15 @@ public sealed class NoiseWindow
         Grow(_n);
         for (var i = 0; i < _n; i++)
             _y[i] = StepScanner.Log(recent[i]);
-        for (var k = 1; k <= Lags && k < _n; k++)
+        for (var k = 1; k <= Lags; k++)
         {
+            (_kept[k], _keptSum[k]) = (0, 0);
+            if (k >= _n)
+                continue;
             for (var i = 0; i + k < _n; i++)
                 _sorted[k][i] = Math.Abs(_y[i + k] - _y[i]);
             Array.Sort(_sorted[k], 0, _n - k);
+            Retarget(k, _n - k);
         }
     }
 
@@ -58,13 +69,26 @@ public sealed class NoiseWindow
         Grow(_n + 1);
         _y[_n++] = y;
         for (var k = 1; k <= Lags && k < _n; k++)
-            Insert(_sorted[k], _n - 1 - k, Math.Abs(y - _y[_n - 1 - k]));
+        {
+            var (sorted, count, d) = (_sorted[k], _n - k, Math.Abs(y - _y[_n - 1 - k]));
+            var at = SortedWindow.Insert(sorted, count - 1, d);
+            if (at < _kept[k]) // d is kept, and the largest kept one is pushed out of the kept part
+                _keptSum[k] += StatMath.ToFixed(d) - StatMath.ToFixed(sorted[_kept[k]]);
+            Retarget(k, count);
+        }
     }
 
     private void DropFirst()
     {
         for (var k = 1; k <= Lags && k < _n; k++)
-            Remove(_sorted[k], _n - k, Math.Abs(_y[k] - _y[0]));
+        {
+            var (sorted, count) = (_sorted[k], _n - k);
+            var at = SortedWindow.IndexOf(sorted.AsSpan(0, count), Math.Abs(_y[k] - _y[0]));
+            if (at < _kept[k]) // a kept one leaves, and the smallest of the rest moves into the kept part
+                _keptSum[k] += (_kept[k] < count ? StatMath.ToFixed(sorted[_kept[k]]) : 0) - StatMath.ToFixed(sorted[at]);
+            SortedWindow.RemoveAt(sorted, count, at);
+            Retarget(k, count - 1);
+        }
         Array.Copy(_y, 1, _y, 0, _n - 1);
         _n--;
     }
@@ -79,21 +103,14 @@ public sealed class NoiseWindow
             Array.Resize(ref _sorted[k], capacity);
     }
 
-    // sorted[..count] is in order; the value goes where it keeps it so.
-    private static void Insert(double[] sorted, int count, double value)
+    // Moves lag k's kept part to as many of its m differences as the scale keeps.
+    private void Retarget(int k, int m)
     {
-        var at = Array.BinarySearch(sorted, 0, count, value);
-        if (at < 0)
-            at = ~at;
-        Array.Copy(sorted, at, sorted, at + 1, count - at);
-        sorted[at] = value;
-    }
-
-    private static void Remove(double[] sorted, int count, double value)
-    {
-        var at = Array.BinarySearch(sorted, 0, count, value);
-        if (at < 0)
-            throw new InvalidOperationException("a kept difference was not found: the window lost track of its points");
-        Array.Copy(sorted, at + 1, sorted, at, count - at - 1);
+        var target = m < 2 ? m : SeriesNoise.Kept(m, k);
+        var sorted = _sorted[k];
+        while (_kept[k] < target)
+            _keptSum[k] += StatMath.ToFixed(sorted[_kept[k]++]);
+        while (_kept[k] > target)
+            _keptSum[k] -= StatMath.ToFixed(sorted[--_kept[k]]);
     }
 }

@@ -1,3 +1,5 @@
+using PerfService.Core.Comparison;
+
 namespace PerfService.Core.ChangePoints;
 
 /// <summary>
@@ -30,7 +32,7 @@ internal static class QuietScreen
             return false;
         Span<double> recent = stackalloc double[Math.Min(LevelSpan, n - lo)];
         y[(n - recent.Length)..].CopyTo(recent);
-        recent.Sort();
+        StatMath.Select(recent, recent.Length / 2); // the median, without sorting all of them at every update
         var level = recent[recent.Length / 2];
         var clip = Clip * noise.Sigma;
         var sums = n - lo + 1 <= 512 ? stackalloc double[n - lo + 1] : new double[n - lo + 1];

@@ -39,9 +39,10 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         return Fit(scales);
     }
 
-    /// <summary>The estimate from the lag-k differences of n points kept sorted (by <see cref="NoiseWindow"/>):
-    /// the same value <see cref="Estimate"/> gives for those points.</summary>
-    public static SeriesNoise FromSorted(int n, ReadOnlySpan<double[]> sorted)
+    /// <summary>The estimate from the trimmed sums of the lag-k differences of n points, in the fixed point of
+    /// <see cref="StatMath.FixedSum"/> (kept up to date by <see cref="NoiseWindow"/>): the same value
+    /// <see cref="Estimate"/> gives for those points.</summary>
+    public static SeriesNoise FromKeptSums(int n, ReadOnlySpan<long> keptSums)
     {
         if (n < 8)
             return new SeriesNoise(0, 0);
@@ -49,8 +50,7 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         for (var k = 1; k < scales.Length; k++)
         {
             var m = n - k;
-            var keep = Kept(m, k);
-            scales[k] = m < 2 ? 0 : Scale(StatMath.FixedSum(sorted[k].AsSpan(0, keep)), keep, m);
+            scales[k] = m < 2 ? 0 : Scale(StatMath.FromFixed(keptSums[k]), Kept(m, k), m);
         }
         return Fit(scales);
     }
@@ -106,7 +106,7 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
     }
 
     // The differences a scale keeps: the largest tenth is dropped, and never fewer than lag + 1.
-    private static int Kept(int m, int lag) => Math.Max(2, m - Math.Max(m / 10, lag + 1));
+    internal static int Kept(int m, int lag) => Math.Max(2, m - Math.Max(m / 10, lag + 1));
 
     private static double Scale(double sumKept, int keep, int m) =>
         sumKept / keep / TrimmedHalfNormalMean((double)keep / m);
@@ -164,16 +164,13 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         var phi = Phi;
         if (phi <= 0)
             return 1.0 / nL + 1.0 / nR;
-        var q = 1 - phi;
-        var powers = PowersOf(phi);
-        double F(int n) => 1 + 2 * (phi / q - phi * (1 - powers.Of(n)) / (n * q * q));
-        var cross = phi * (1 - powers.Of(nL)) * (1 - powers.Of(nR)) / (q * q) / (nL * (double)nR);
-        return Math.Max(1e-12, F(nL) / nL + F(nR) / nR - 2 * cross);
+        return PowersOf(phi).StepVariance(nL, nR);
     }
 
-    // φ comes from a grid of 0.01 steps (Estimate), so a few tables of φⁿ serve every series: Math.Pow here, three per
-    // scored window pair, was a twentieth of the CPU of analysing a run. The values are Math.Pow's own, so nothing
-    // a scan decides changes.
+    // φ comes from a grid of 0.01 steps (Estimate), so a few tables serve every series: Math.Pow here, three per scored
+    // window pair, was a twentieth of the CPU of analysing a run, and the arithmetic around it most of the screen's
+    // (QuietScreen) once Math.Pow was gone. The tables hold what StepVariance computed per window, in the same
+    // operations, so nothing a scan decides changes; every pair of window lengths the scan uses is tabled whole.
     private static readonly Powers?[] Tables = new Powers?[(int)Math.Round(MaxPhi * 100) + 2];
 
     private static Powers PowersOf(double phi)
@@ -185,12 +182,44 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         return table;
     }
 
-    private sealed class Powers(double phi)
+    private sealed class Powers
     {
-        private readonly double[] _values = Enumerable.Range(0, 512).Select(n => Math.Pow(phi, n)).ToArray();
+        private const int Tabled = 512;
+        private const int TabledPairs = 128; // windows of up to 127 points a side (the scan's are at most 120)
+        private readonly double _q;
+        private readonly double[] _complement = new double[Tabled];
+        private readonly double[] _meanVariance = new double[Tabled];
+        private readonly double[] _pairs = new double[TabledPairs * TabledPairs];
 
-        public double Phi => phi;
+        public Powers(double phi)
+        {
+            (Phi, _q) = (phi, 1 - phi);
+            for (var n = 0; n < Tabled; n++)
+                (_complement[n], _meanVariance[n]) = (1 - Math.Pow(phi, n), MeanVarianceOf(n, 1 - Math.Pow(phi, n)));
+            for (var nL = 0; nL < TabledPairs; nL++)
+            for (var nR = 0; nR < TabledPairs; nR++)
+                _pairs[nL * TabledPairs + nR] = Compute(nL, nR);
+        }
 
-        public double Of(int n) => (uint)n < (uint)_values.Length ? _values[n] : Math.Pow(phi, n);
+        public double Phi { get; }
+
+        public double StepVariance(int nL, int nR) =>
+            (uint)nL < TabledPairs && (uint)nR < TabledPairs ? _pairs[nL * TabledPairs + nR] : Compute(nL, nR);
+
+        private double Compute(int nL, int nR)
+        {
+            var cross = Phi * Complement(nL) * Complement(nR) / (_q * _q) / (nL * (double)nR);
+            return Math.Max(1e-12, MeanVariance(nL) + MeanVariance(nR) - 2 * cross);
+        }
+
+        // 1 − φⁿ
+        private double Complement(int n) => (uint)n < Tabled ? _complement[n] : 1 - Math.Pow(Phi, n);
+
+        // f(n)/n, the variance of the mean of n points for unit marginal variance
+        private double MeanVariance(int n) =>
+            (uint)n < Tabled ? _meanVariance[n] : MeanVarianceOf(n, 1 - Math.Pow(Phi, n));
+
+        private double MeanVarianceOf(int n, double complement) =>
+            (1 + 2 * (Phi / _q - Phi * complement / (n * _q * _q))) / n;
     }
 }

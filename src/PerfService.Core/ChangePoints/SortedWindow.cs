@@ -12,22 +12,11 @@ internal sealed class SortedWindow(int capacity)
 
     public void Clear() => Count = 0;
 
-    public void Add(double v)
-    {
-        var i = Array.BinarySearch(_items, 0, Count, v);
-        if (i < 0)
-            i = ~i;
-        Array.Copy(_items, i, _items, i + 1, Count - i);
-        _items[i] = v;
-        Count++;
-    }
+    public void Add(double v) => Insert(_items, Count++, v);
 
     public void Remove(double v)
     {
-        var i = Array.BinarySearch(_items, 0, Count, v);
-        if (i < 0)
-            throw new InvalidOperationException("value not in window");
-        Array.Copy(_items, i + 1, _items, i, Count - i - 1);
+        RemoveAt(_items, Count, IndexOf(_items.AsSpan(0, Count), v));
         Count--;
     }
 
@@ -39,5 +28,45 @@ internal sealed class SortedWindow(int capacity)
         for (var i = g; i < Count - g; i++)
             sum += _items[i];
         return sum / (Count - 2 * g);
+    }
+
+    /// <summary>Puts <paramref name="v"/> into <paramref name="sorted"/>[..count] where it keeps it in order; returns
+    /// where it went.</summary>
+    public static int Insert(double[] sorted, int count, double v)
+    {
+        var at = LowerBound(sorted.AsSpan(0, count), v);
+        Array.Copy(sorted, at, sorted, at + 1, count - at);
+        sorted[at] = v;
+        return at;
+    }
+
+    /// <summary>Where <paramref name="v"/> is in <paramref name="sorted"/>; it must be there.</summary>
+    public static int IndexOf(ReadOnlySpan<double> sorted, double v)
+    {
+        var at = LowerBound(sorted, v);
+        if (at == sorted.Length || sorted[at] != v)
+            throw new InvalidOperationException("a value the window holds was not found: it lost track of its values");
+        return at;
+    }
+
+    /// <summary>Takes the value at <paramref name="at"/> out of <paramref name="sorted"/>[..count].</summary>
+    public static void RemoveAt(double[] sorted, int count, int at) =>
+        Array.Copy(sorted, at + 1, sorted, at, count - at - 1);
+
+    // The first index whose value is not below v. Array.BinarySearch compares through IComparer<double>, which is not
+    // inlined: the searches of the sliding windows were an eighth of the detector's CPU.
+    private static int LowerBound(ReadOnlySpan<double> sorted, double v)
+    {
+        int lo = 0,
+            hi = sorted.Length;
+        while (lo < hi)
+        {
+            var mid = (int)((uint)(lo + hi) >> 1);
+            if (sorted[mid] < v)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
     }
 }

@@ -160,12 +160,16 @@ internal static class StatMath
         }
         for (; i < values.Length; i++)
             sum += ToFixed(values[i]);
-        return sum / FixedOne;
+        return FromFixed(sum);
     }
 
     private const double FixedOne = 1L << 40;
 
-    private static long ToFixed(double v) => (long)(v * FixedOne);
+    /// <summary>One value as <see cref="FixedSum"/> adds it.</summary>
+    internal static long ToFixed(double v) => (long)(v * FixedOne);
+
+    /// <summary>A sum of <see cref="ToFixed"/> values as <see cref="FixedSum"/> returns it.</summary>
+    internal static double FromFixed(long sum) => sum / FixedOne;
 
     private const int MaxHeap = 64;
 

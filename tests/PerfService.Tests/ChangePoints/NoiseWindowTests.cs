@@ -66,10 +66,51 @@ public class NoiseWindowTests
         var random = new Random(n);
         for (var round = 0; round < 50; round++)
         {
-            var values = Enumerable.Range(0, n).Select(_ => random.Next(4) == 0 ? random.Next(5) * 0.1 : random.NextDouble()).ToArray();
+            var values = Enumerable
+                .Range(0, n)
+                .Select(_ => random.Next(4) == 0 ? random.Next(5) * 0.1 : random.NextDouble())
+                .ToArray();
             var sorted = values.Order().ToArray();
             Assert.Equal(StatMath.FixedSum(sorted.AsSpan(0, count)), StatMath.SumSmallest(values.ToArray(), count));
-            Assert.Equal(StatMath.FixedSum(sorted.AsSpan(0, count)), StatMath.SumSmallest(values.Reverse().ToArray(), count));
+            Assert.Equal(
+                StatMath.FixedSum(sorted.AsSpan(0, count)),
+                StatMath.SumSmallest(values.Reverse().ToArray(), count)
+            );
         }
+    }
+
+    // StepVariance reads tables for the window lengths the scan uses; inside and past them it must be the AR(1)
+    // variance of a difference of adjacent means, written out here from its definition (a sum over the covariances).
+    [Theory]
+    [InlineData(0.0, 10, 10)]
+    [InlineData(0.3, 30, 7)]
+    [InlineData(0.6, 120, 120)]
+    [InlineData(0.6, 127, 128)]
+    [InlineData(0.85, 200, 45)]
+    public void The_step_variance_is_the_AR1_variance_of_a_difference_of_adjacent_means(double phi, int nL, int nR)
+    {
+        // Points −nL..−1 before and 0..nR−1 after; unit marginal variance, covariance φ^|i−j|.
+        double Covariance(int i, int j) => Math.Pow(phi, Math.Abs(i - j));
+        double sum = 0;
+        for (var i = -nL; i < nR; i++)
+        for (var j = -nL; j < nR; j++)
+            sum += (i < 0 ? -1.0 / nL : 1.0 / nR) * (j < 0 ? -1.0 / nL : 1.0 / nR) * Covariance(i, j);
+        Assert.Equal(sum, new SeriesNoise(0.01, phi).StepVariance(nL, nR), 1e-9);
+    }
+
+    [Fact]
+    public void A_sorted_window_keeps_its_values_in_order_through_ties_and_refuses_a_value_it_does_not_hold()
+    {
+        var window = new SortedWindow(8);
+        double[] values = [3, 1, 2, 2, 5, 1, 4, 2];
+        foreach (var v in values)
+            window.Add(v);
+        Assert.Equal(values.Average(), window.TrimmedMean(0), 12);
+        window.Remove(2);
+        window.Remove(1);
+        Assert.Equal(6, window.Count);
+        Assert.Equal((1 + 2 + 2 + 3 + 4 + 5) / 6.0, window.TrimmedMean(0), 12);
+        Assert.Equal((2 + 2 + 3 + 4) / 4.0, window.TrimmedMean(0.2), 12);
+        Assert.Throws<InvalidOperationException>(() => window.Remove(2.5));
     }
 }
