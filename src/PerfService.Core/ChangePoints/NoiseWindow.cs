@@ -14,6 +14,9 @@ namespace PerfService.Core.ChangePoints;
 /// with or without one decides the same.
 /// One instance per series and thread: it follows the states it was given, and starts afresh on any other. Starting
 /// sorts every lag's differences, which costs a few plain estimates: worth it for a run of updates, not for one.
+/// The kept values of the states it makes live in two buffers it reuses in turn (<see cref="NextRecent"/>), so a run
+/// of updates does not allocate and clear an array per point: of the states made through one window, only the
+/// newest may be kept (a batch or a replay keeps its last state only).
 /// </summary>
 public sealed class NoiseWindow
 {
@@ -24,6 +27,7 @@ public sealed class NoiseWindow
     private readonly double[][] _sorted = new double[Lags + 1][];
     private readonly int[] _kept = new int[Lags + 1]; // how many of lag k's smallest differences the scale keeps
     private readonly long[] _keptSum = new long[Lags + 1]; // their sum, in fixed point
+    private readonly double[]?[] _buffers = new double[]?[2]; // the kept values of the newest state and the one before
 
     internal SeriesNoise Noise { get; private set; }
 
@@ -44,6 +48,24 @@ public sealed class NoiseWindow
         _recent = recent;
         Noise = SeriesNoise.FromKeptSums(_n, _keptSum);
         return _y.AsSpan(0, _n);
+    }
+
+    /// <summary>An array of <paramref name="length"/> for the kept values of the state after the one that holds
+    /// <paramref name="previous"/>. When that state was made through this window, its predecessor's buffer is free and
+    /// is reused if it has that length (a full history always does); any other state starts the pair afresh, so a
+    /// state made elsewhere, or before a switch to another series, is never written to.</summary>
+    internal double[] NextRecent(double[] previous, int length)
+    {
+        int free;
+        if (ReferenceEquals(previous, _buffers[0]))
+            free = 1;
+        else if (ReferenceEquals(previous, _buffers[1]))
+            free = 0;
+        else
+            (free, _buffers[1]) = (0, null);
+        if (_buffers[free]?.Length != length)
+            _buffers[free] = new double[length];
+        return _buffers[free]!;
     }
 
     private void Fill(double[] recent)

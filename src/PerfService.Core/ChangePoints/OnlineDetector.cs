@@ -21,7 +21,8 @@ public static class OnlineDetector
     public const byte Version = 2;
 
     /// <param name="window">Carried from one update of the series to its next, it makes the noise estimate
-    /// incremental (<see cref="NoiseWindow"/>); the result is the same without it.</param>
+    /// incremental (<see cref="NoiseWindow"/>); the result is the same without it. The states it makes share its
+    /// buffers: keep only the newest of them.</param>
     public static OnlineUpdate Add(
         OnlineDetectorState state,
         double value,
@@ -34,8 +35,8 @@ public static class OnlineDetector
         var o = options ?? ChangePointOptions.Default;
         var n = state.Count + 1;
         var keep = Math.Min(n, Math.Max(o.History, 2 * o.Window + o.SettleMargin + o.MinBefore));
-        var recent = new double[keep];
         var prev = state.Recent;
+        var recent = window?.NextRecent(prev, keep) ?? new double[keep];
         var copy = Math.Min(prev.Length, keep - 1);
         Array.Copy(prev, prev.Length - copy, recent, 0, copy);
         recent[keep - 1] = value;

@@ -57,6 +57,29 @@ public class NoiseWindowTests
         Assert.Equal(SeriesNoise.Estimate(through.State.Recent.Select(StepScanner.Log).ToArray()), window.Noise);
     }
 
+    // Past a full history a run of updates reuses two buffers; a state the window did not make is never written to.
+    [Fact]
+    public void A_run_of_updates_reuses_two_buffers_and_never_writes_a_state_made_elsewhere()
+    {
+        var values = ChangePointDetectorTests.Series(new Random(5), 400, 0.03, (300, 1.2));
+        var start = OnlineDetectorState.Empty;
+        foreach (var v in values.Take(250))
+            start = OnlineDetector.Add(start, v).State;
+        var before = start.Recent.ToArray();
+        var window = new NoiseWindow();
+        var state = start;
+        var buffers = new HashSet<double[]>(ReferenceEqualityComparer.Instance);
+        foreach (var v in values.Skip(250))
+        {
+            var plain = OnlineDetector.Add(state, v);
+            state = OnlineDetector.Add(state, v, window: window).State;
+            Assert.Equal(plain.State.Recent, state.Recent);
+            buffers.Add(state.Recent);
+        }
+        Assert.Equal(before, start.Recent);
+        Assert.Equal(2, buffers.Count);
+    }
+
     [Theory]
     [InlineData(200, 180)]
     [InlineData(120, 110)]
