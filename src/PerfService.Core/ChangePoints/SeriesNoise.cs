@@ -195,7 +195,10 @@ internal readonly record struct SeriesNoise(double Sigma, double Phi)
         {
             (Phi, _q) = (phi, 1 - phi);
             for (var n = 0; n < Tabled; n++)
-                (_complement[n], _meanVariance[n]) = (1 - Math.Pow(phi, n), MeanVarianceOf(n, 1 - Math.Pow(phi, n)));
+            {
+                _complement[n] = 1 - Math.Pow(phi, n);
+                _meanVariance[n] = MeanVarianceOf(n, _complement[n]);
+            }
             for (var nL = 0; nL < TabledPairs; nL++)
             for (var nR = 0; nR < TabledPairs; nR++)
                 _pairs[nL * TabledPairs + nR] = Compute(nL, nR);
