@@ -204,8 +204,13 @@ public sealed record Capacity(RunWindow Window, double? DrainSeconds, double? Cp
         }
         var perAnalysed = Used("both", atStop, atDrained) is { } drain && w.AnalysedAfter >= DrainSample && drain >= DrainCpuSample
             ? drain / w.AnalysedAfter : (double?)null;
-        var perIngested = Used("both", atStart, atStop) is { } load && perAnalysed is { } pa && w.Stored > 0
-            ? Math.Max(0, load - pa * w.AnalysedDuring) / w.Stored : (double?)null;
+        // A short drain costs more per run than the load's analyses did (the last batch's fixed costs, the collector):
+        // when its cost per run leaves nothing of the load's CPU to ingest, the two cannot be told apart.
+        var left = Used("both", atStart, atStop) is { } load && perAnalysed is { } pa ? load - pa * w.AnalysedDuring : (double?)null;
+        if (left is <= 0)
+            return new Capacity(w, drainSeconds, null, null,
+                $"one process: the drain's {perAnalysed * 1000:0.0} ms per analysed run, times the runs analysed during the load, is more than the load's CPU, so ingest and analysis cannot be told apart here: --roles split reads each role");
+        var perIngested = left is { } l && w.Stored > 0 ? l / w.Stored : (double?)null;
         return new Capacity(w, drainSeconds, perIngested, perAnalysed, perAnalysed is null
             ? $"one process: an analysis is costed apart only from a drain after the load of at least {DrainSample} runs and {DrainCpuSample:0} CPU seconds; this one was shorter (analysis kept pace): --roles split reads each role"
             : "one process: drain CPU ÷ runs analysed in it; load CPU less those analyses ÷ runs stored");

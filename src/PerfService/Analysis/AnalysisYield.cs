@@ -24,6 +24,7 @@ public sealed class AnalysisYield : IDisposable
     private readonly PaceOptions _options;
     private readonly object _gate = new();
     private Pace _pace = Pace.Free;
+    private bool _behind;
 
     public AnalysisYield(IOptions<BackgroundOptions> options, TimeProvider time)
         : this(options, time, listen: true) { }
@@ -52,8 +53,16 @@ public sealed class AnalysisYield : IDisposable
     /// <summary>The pace decided before the last batch.</summary>
     public Pace Current => _pace;
 
-    /// <summary>Detector threads for the next batch: one while yielding.</summary>
-    public int Threads(int configured) => _pace.Yielding ? 1 : configured;
+    /// <summary>Whether the last batch took as many runs as <see cref="BackgroundOptions.YieldUntilWaitingRuns"/>:
+    /// analysis is behind and does not yield.</summary>
+    public bool Behind => _behind;
+
+    /// <summary>Detector threads for the next batch: one while yielding, <paramref name="behind"/> while behind,
+    /// otherwise <paramref name="keepingPace"/>.</summary>
+    public int Threads(int keepingPace, int behind) =>
+        _pace.Yielding ? 1
+        : _behind ? behind
+        : keepingPace;
 
     /// <summary>An upload's time to parse and store (fed by the listener; public for tests).</summary>
     public void Uploaded(TimeSpan took)
@@ -69,7 +78,10 @@ public sealed class AnalysisYield : IDisposable
         Trim();
         Pace pace;
         lock (_gate)
+        {
             _pace = pace = AnalysisPace.Next(_pace, [.. _uploads.Select(u => u.Took)], _options, lastBatchRuns);
+            _behind = _options.BehindRuns > 0 && lastBatchRuns >= _options.BehindRuns;
+        }
         if (pace.Pause > TimeSpan.Zero)
             await Task.Delay(pace.Pause, _time, ct);
     }

@@ -146,7 +146,7 @@ public sealed partial class ChangePointUpdater(
             ct,
             project.IncludeProfileMismatch
         );
-        var threads = yielding.Threads(options.Value.AnalysisThreadCount);
+        var threads = yielding.Threads(options.Value.AnalysisThreadCount, options.Value.AnalysisThreadCountBehind);
         var states = keys.ToDictionary(
             k => (k.BenchmarkId, k.MeasureId),
             k => ReadState(rows[(k.BenchmarkId, k.MeasureId)])

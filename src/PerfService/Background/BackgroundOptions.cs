@@ -60,7 +60,8 @@ public sealed class BackgroundOptions : IValidatableObject
     /// the noise estimate follows each series' window, one thread keeps pace with the 50-agent load test on 2 cores and
     /// leaves the other to requests (every goal of the one-process load test met; with every core, series reads p99
     /// 269–360 ms against a 250 ms goal; docs/measurements/2026-11-27-analysis-speed.md). A process that yields to slow
-    /// uploads drops to one thread meanwhile (<see cref="YieldAboveIngestMs"/>).
+    /// uploads drops to one thread meanwhile (<see cref="YieldAboveIngestMs"/>); one that is behind
+    /// (<see cref="YieldUntilWaitingRuns"/>) takes every core unless this is set (<see cref="AnalysisThreadCountBehind"/>).
     /// </summary>
     [Range(1, 256)]
     public int? AnalysisThreads { get; set; }
@@ -83,6 +84,11 @@ public sealed class BackgroundOptions : IValidatableObject
     public int YieldMaxPauseMs { get; set; } = 500;
 
     public int AnalysisThreadCount => AnalysisThreads ?? (Runs(ServiceRoles.Web) ? 1 : Environment.ProcessorCount);
+
+    /// <summary>Detector threads while analysis is behind: every core unless <see cref="AnalysisThreads"/> is set. On a
+    /// saturated machine one thread among the requests' got too small a share of the CPU to catch up (a third of the
+    /// stored runs analysed during a 50-agent load on a slower 2-core VM; docs/measurements/2026-11-28-tiered-pgo.md).</summary>
+    public int AnalysisThreadCountBehind => AnalysisThreads ?? Environment.ProcessorCount;
 
     public int WorkerCount => Workers ?? HalfTheCores;
 

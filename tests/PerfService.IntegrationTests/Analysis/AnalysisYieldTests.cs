@@ -24,7 +24,7 @@ public class AnalysisYieldTests
         using var yielding = Yield();
         for (var i = 0; i < 5; i++) Assert.True(yielding.WaitAsync(CancellationToken.None).IsCompletedSuccessfully);
         Assert.False(yielding.Current.Yielding);
-        Assert.Equal(2, yielding.Threads(2));
+        Assert.Equal(2, yielding.Threads(2, 2));
     }
 
     [Fact]
@@ -36,7 +36,7 @@ public class AnalysisYieldTests
         var wait = yielding.WaitAsync(CancellationToken.None);
         Assert.False(wait.IsCompleted);
         Assert.Equal((TimeSpan.FromMilliseconds(250), true), (yielding.Current.Pause, yielding.Current.Yielding));
-        Assert.Equal(1, yielding.Threads(2));
+        Assert.Equal(1, yielding.Threads(2, 2));
         _clock.Advance(TimeSpan.FromMilliseconds(250));
         await wait;
 
@@ -45,7 +45,28 @@ public class AnalysisYieldTests
         _clock.Advance(TimeSpan.FromSeconds(5));
         Assert.True(yielding.WaitAsync(CancellationToken.None).IsCompletedSuccessfully);
         Assert.False(yielding.Current.Yielding);
-        Assert.Equal(2, yielding.Threads(2));
+        Assert.Equal(2, yielding.Threads(2, 2));
+    }
+
+    [Fact]
+    public async Task Behind_analysis_takes_every_core_it_may_even_while_uploads_are_slow()
+    {
+        using var yielding = Yield();
+        for (var i = 0; i < 10; i++) yielding.Uploaded(TimeSpan.FromMilliseconds(900));
+        var behind = new BackgroundOptions().YieldUntilWaitingRuns;
+
+        // A full batch: that many runs were waiting. No pause, and the detector's threads for a backlog.
+        Assert.True(yielding.WaitAsync(CancellationToken.None, lastBatchRuns: behind).IsCompletedSuccessfully);
+        Assert.True(yielding.Behind);
+        Assert.False(yielding.Current.Yielding);
+        Assert.Equal(4, yielding.Threads(1, 4));
+
+        // A short batch while uploads are still slow: caught up, so it yields again on one thread.
+        var wait = yielding.WaitAsync(CancellationToken.None, lastBatchRuns: behind - 1);
+        Assert.False(yielding.Behind);
+        Assert.Equal(1, yielding.Threads(1, 4));
+        _clock.Advance(TimeSpan.FromMilliseconds(250));
+        await wait;
     }
 
     // Requests share a process with both roles: analysis keeps to one detector thread there unless told otherwise.
@@ -62,6 +83,17 @@ public class AnalysisYieldTests
         Assert.Equal(
             expected < 0 ? Environment.ProcessorCount : expected,
             new BackgroundOptions { Roles = roles, AnalysisThreads = configured }.AnalysisThreadCount
+        );
+
+    // Behind, the detector takes every core unless the threads were set.
+    [Theory]
+    [InlineData("both", null, -1)]
+    [InlineData("background", null, -1)]
+    [InlineData("both", 1, 1)]
+    public void Behind_the_detector_threads_default_to_every_core(string roles, int? configured, int expected) =>
+        Assert.Equal(
+            expected < 0 ? Environment.ProcessorCount : expected,
+            new BackgroundOptions { Roles = roles, AnalysisThreads = configured }.AnalysisThreadCountBehind
         );
 
     [Fact]
