@@ -52,8 +52,8 @@ public sealed class NoiseWindow
 
     /// <summary>An array of <paramref name="length"/> for the kept values of the state after the one that holds
     /// <paramref name="previous"/>. When that state was made through this window, its predecessor's buffer is free and
-    /// is reused if it has that length (a full history always does); any other state starts the pair afresh, so a
-    /// state made elsewhere, or before a switch to another series, is never written to.</summary>
+    /// is reused if it has that length (a full history always does); any other state drops both buffers, so a state
+    /// made elsewhere, or the newest one before a switch to another series, is never written to.</summary>
     internal double[] NextRecent(double[] previous, int length)
     {
         int free;
@@ -62,7 +62,7 @@ public sealed class NoiseWindow
         else if (ReferenceEquals(previous, _buffers[1]))
             free = 0;
         else
-            (free, _buffers[1]) = (0, null);
+            (free, _buffers[0], _buffers[1]) = (0, null, null);
         if (_buffers[free]?.Length != length)
             _buffers[free] = new double[length];
         return _buffers[free]!;

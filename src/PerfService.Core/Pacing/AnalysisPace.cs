@@ -47,7 +47,7 @@ public static class AnalysisPace
         // Pausing while runs pile up only moves the same work later and lets the backlog grow with the load (seen: a
         // quarter of a minute's runs still waiting when a 50-agent load stopped); analysis is cheap next to ingest, so
         // it yields while it is caught up and keeps pace otherwise.
-        if (options.BehindRuns > 0 && lastBatchRuns >= options.BehindRuns)
+        if (Behind(options, lastBatchRuns))
             return Pace.Free;
         if (recentUploads.Count >= options.MinUploads && SlowEnd(recentUploads) > options.IngestTarget)
         {
@@ -57,6 +57,11 @@ public static class AnalysisPace
         var eased = previous.Pause / 2;
         return eased < options.Step ? Pace.Free : new Pace(eased, false);
     }
+
+    /// <summary>Whether the last batch took <see cref="PaceOptions.BehindRuns"/> runs or more: that many were
+    /// waiting, so analysis is behind and does not yield.</summary>
+    public static bool Behind(PaceOptions options, int lastBatchRuns) =>
+        options.BehindRuns > 0 && lastBatchRuns >= options.BehindRuns;
 
     /// <summary>The <see cref="PaceOptions.Quantile"/> of the upload times (nearest rank).</summary>
     public static TimeSpan SlowEnd(IReadOnlyList<TimeSpan> uploads)

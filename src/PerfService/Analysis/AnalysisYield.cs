@@ -53,8 +53,7 @@ public sealed class AnalysisYield : IDisposable
     /// <summary>The pace decided before the last batch.</summary>
     public Pace Current => _pace;
 
-    /// <summary>Whether the last batch took as many runs as <see cref="BackgroundOptions.YieldUntilWaitingRuns"/>:
-    /// analysis is behind and does not yield.</summary>
+    /// <summary>Whether analysis was behind after the last batch (<see cref="AnalysisPace.Behind"/>).</summary>
     public bool Behind => _behind;
 
     /// <summary>Detector threads for the next batch: one while yielding, <paramref name="behind"/> while behind,
@@ -80,7 +79,7 @@ public sealed class AnalysisYield : IDisposable
         lock (_gate)
         {
             _pace = pace = AnalysisPace.Next(_pace, [.. _uploads.Select(u => u.Took)], _options, lastBatchRuns);
-            _behind = _options.BehindRuns > 0 && lastBatchRuns >= _options.BehindRuns;
+            _behind = AnalysisPace.Behind(_options, lastBatchRuns);
         }
         if (pace.Pause > TimeSpan.Zero)
             await Task.Delay(pace.Pause, _time, ct);

@@ -80,6 +80,26 @@ public class NoiseWindowTests
         Assert.Equal(2, buffers.Count);
     }
 
+    // A window moved to another series drops its buffers: the first series' newest state, kept, stays as it was.
+    [Fact]
+    public void A_window_moved_to_another_series_never_writes_the_newest_state_of_the_first()
+    {
+        OnlineDetectorState Feed(IEnumerable<double> values, OnlineDetectorState state, NoiseWindow? window)
+        {
+            foreach (var v in values)
+                state = OnlineDetector.Add(state, v, window: window).State;
+            return state;
+        }
+        var a = ChangePointDetectorTests.Series(new Random(6), 300, 0.03, (250, 1.2));
+        var b = ChangePointDetectorTests.Series(new Random(7), 300, 0.05, (200, 0.8));
+        var window = new NoiseWindow();
+        // 51 updates: the newest state holds the first of the two buffers, the one a new series would take.
+        var keptA = Feed(a.Skip(249), Feed(a.Take(249), OnlineDetectorState.Empty, null), window);
+        var before = keptA.Recent.ToArray();
+        Feed(b.Skip(250), Feed(b.Take(250), OnlineDetectorState.Empty, null), window);
+        Assert.Equal(before, keptA.Recent);
+    }
+
     [Theory]
     [InlineData(200, 180)]
     [InlineData(120, 110)]
