@@ -20,24 +20,26 @@ public sealed class RunWriter(NpgsqlDataSource dataSource, TimeProvider time)
 
     public async Task<RunCreated?> FindByKeyAsync(long projectId, string key, CancellationToken ct)
     {
-        await using var cmd = dataSource.CreateCommand(
-            """
-            SELECT r.id, (SELECT count(DISTINCT benchmark_id) FROM results WHERE run_id = r.id) AS benchmarks,
-                   (SELECT count(*) FROM results WHERE run_id = r.id) AS results
-            FROM runs r WHERE r.project_id = $1 AND r.idempotency_key = $2
-            """
+        // Asked before every keyed post, and almost always answered "none": a bare lookup, with the counts only for a
+        // run found. In one statement with them, PostgreSQL planned the counts' subqueries anew on most calls.
+        await using var conn = await dataSource.OpenConnectionAsync(ct);
+        var runId = await ScalarAsync<long?>(
+            conn,
+            "SELECT id FROM runs WHERE project_id = $1 AND idempotency_key = $2",
+            ct,
+            projectId,
+            key
         );
-        cmd.Parameters.Add(new() { Value = projectId });
-        cmd.Parameters.Add(new() { Value = key });
+        if (runId is not { } id)
+            return null;
+        await using var cmd = new NpgsqlCommand(
+            "SELECT count(DISTINCT benchmark_id) AS benchmarks, count(*) AS results FROM results WHERE run_id = $1",
+            conn
+        );
+        cmd.Parameters.Add(new() { Value = id });
         await using var reader = await cmd.ExecuteReaderAsync(ct);
-        return await reader.ReadAsync(ct)
-            ? new RunCreated(
-                reader.GetInt64("id"),
-                true,
-                (int)reader.GetInt64("benchmarks"),
-                (int)reader.GetInt64("results")
-            )
-            : null;
+        await reader.ReadAsync(ct);
+        return new RunCreated(id, true, (int)reader.GetInt64("benchmarks"), (int)reader.GetInt64("results"));
     }
 
     public async Task<RunCreated> WriteAsync(RunWrite w, CancellationToken ct)

@@ -56,37 +56,41 @@ public static class RunsApi
     )
     {
         var id = runId;
-        var run = await db
+        // Each name is a scalar subquery rather than a join: with seven left joins PostgreSQL spent about 20 ms
+        // planning this one-row read on every call under load (pg_stat_statements), against well under one now.
+        var row = await db
             .Runs.AsNoTracking()
             .Where(r => r.Id == id)
-            .Select(r => new RunDto(
-                r.Id,
-                r.Project!.Slug,
-                r.Commit!.Sha,
-                r.Branch!.Name,
-                r.PullRequest,
-                r.BaseCommit!.Sha,
-                r.Profile!.Name,
-                r.Agent!.Name,
-                r.JobId,
-                r.Suite!.Name,
-                r.Role.Name(),
-                r.Round,
-                r.Format,
-                r.ProfileMismatch,
-                r.EnvironmentFingerprint,
-                r.CreatedAt
-            )
+            .Select(r => new
             {
-                LeftOutAsDisturbed = r.Disturbed,
+                Run = new RunDto(
+                    r.Id,
+                    db.Projects.Where(p => p.Id == r.ProjectId).Select(p => p.Slug).First(),
+                    db.Commits.Where(c => c.Id == r.CommitId).Select(c => c.Sha).First(),
+                    db.Branches.Where(b => b.Id == r.BranchId).Select(b => b.Name).FirstOrDefault(),
+                    r.PullRequest,
+                    db.Commits.Where(c => c.Id == r.BaseCommitId).Select(c => c.Sha).FirstOrDefault(),
+                    db.Profiles.Where(p => p.Id == r.ProfileId).Select(p => p.Name).First(),
+                    db.Agents.Where(a => a.Id == r.AgentId).Select(a => a.Name).FirstOrDefault(),
+                    r.JobId,
+                    db.Suites.Where(s => s.Id == r.SuiteId).Select(s => s.Name).First(),
+                    r.Role.Name(),
+                    r.Round,
+                    r.Format,
+                    r.ProfileMismatch,
+                    r.EnvironmentFingerprint,
+                    r.CreatedAt
+                )
+                {
+                    LeftOutAsDisturbed = r.Disturbed,
+                },
+                r.Disturbance,
             })
             .FirstOrDefaultAsync(ct);
-        if (run is null)
+        if (row is null)
             return TypedResults.NotFound();
-        var measured = PullRequests.PullRequestDisturbance.Read(
-            await db.Runs.Where(r => r.Id == id).Select(r => r.Disturbance).FirstAsync(ct)
-        );
-        run = run with
+        var measured = PullRequests.PullRequestDisturbance.Read(row.Disturbance);
+        var run = row.Run with
         {
             Disturbance = measured,
             DisturbedBy = measured is null ? null : Core.Disturbances.DisturbanceRule.Describe(measured),

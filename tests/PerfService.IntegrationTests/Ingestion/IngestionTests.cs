@@ -29,6 +29,7 @@ public class IngestionTests(PerfServiceApp app) : IClassFixture<PerfServiceApp>
         var repeat = (await again.Content.ReadFromJsonAsync<RunCreated>())!;
         Assert.True(repeat.Duplicate);
         Assert.Equal(created.RunId, repeat.RunId);
+        Assert.Equal((created.Benchmarks, created.Results), (repeat.Benchmarks, repeat.Results));
 
         Assert.Equal(1, await app.WithDbAsync(db => db.Runs.CountAsync(r => db.Projects.Any(p => p.Id == r.ProjectId && p.Slug == "ingest-bdn"))));
         var run = (await client.GetFromJsonAsync<RunDetailDto>($"/api/v1/runs/{created.RunId}"))!;
