@@ -10,9 +10,9 @@ namespace PerfService.IntegrationTests.Ingestion;
 /// <summary>
 /// The order Kestrel reports a dropped connection in: the request body fails at once, and <c>RequestAborted</c> is
 /// cancelled afterwards from the thread pool, so on a busy machine the reader sees the failure first, of whatever kind
-/// the moment of the drop gave (the load test's one 500 was a NullReferenceException inside ReadFormAsync). Over a real
-/// socket the order cannot be chosen (UploadAbortTests cuts real uploads); here the body fails mid-way and the abort
-/// is announced after it, or never.
+/// the moment of the drop gave. Over a real socket the order cannot be chosen (UploadAbortTests cuts real uploads); here
+/// the body fails mid-way and the abort is announced after it, or never. (The load test's rare 500, a
+/// NullReferenceException at ReadFormAsync, was no abort but a race in the framework's form read: FormReadRaceTests.)
 /// </summary>
 public class UploadAbortNoticeTests
 {
