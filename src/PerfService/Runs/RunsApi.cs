@@ -56,8 +56,8 @@ public static class RunsApi
     )
     {
         var id = runId;
-        // Each name is a scalar subquery rather than a join: with seven left joins PostgreSQL spent about 20 ms
-        // planning this one-row read on every call under load (pg_stat_statements), against well under one now.
+        // Each name is a scalar subquery rather than a join: with seven left joins PostgreSQL planned this one-row read
+        // anew on most calls under load, about 22 ms each; now 0.3 ms (pg_stat_statements, 2026-11-28).
         var row = await db
             .Runs.AsNoTracking()
             .Where(r => r.Id == id)
