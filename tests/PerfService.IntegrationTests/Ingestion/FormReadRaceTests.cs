@@ -1,9 +1,7 @@
 using System.Text;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Extensions.Logging.Abstractions;
-using Microsoft.Extensions.Options;
-using PerfService.Ingestion;
+using static PerfService.IntegrationTests.Ingestion.BareUploads;
 
 namespace PerfService.IntegrationTests.Ingestion;
 
@@ -15,12 +13,6 @@ namespace PerfService.IntegrationTests.Ingestion;
 /// </summary>
 public class FormReadRaceTests
 {
-    private static readonly UploadReader Reader = new(
-        Options.Create(new IngestOptions()),
-        TimeProvider.System,
-        NullLogger<UploadReader>.Instance
-    );
-
     [Fact]
     public async Task A_form_read_that_returns_no_task_still_yields_the_upload_once_the_form_is_published()
     {
@@ -29,9 +21,7 @@ public class FormReadRaceTests
             new() { ["run"] = """{"project": "race", "commit": "abc123", "profile": "ryzen"}""" },
             new FormFileCollection { new FormFile(new MemoryStream(file), 0, file.Length, "files", "out/r.json") }
         );
-        var http = new DefaultHttpContext();
-        http.Request.Method = "POST";
-        http.Request.ContentType = "multipart/form-data; boundary=b";
+        var http = Request(Stream.Null, CancellationToken.None);
         var raced = new RacedFormFeature(form);
         http.Features.Set<IFormFeature>(raced);
 

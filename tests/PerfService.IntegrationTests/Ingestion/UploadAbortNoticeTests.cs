@@ -1,9 +1,6 @@
 using System.Text;
-using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Http.Features;
-using Microsoft.Extensions.Logging.Abstractions;
-using Microsoft.Extensions.Options;
 using PerfService.Ingestion;
+using static PerfService.IntegrationTests.Ingestion.BareUploads;
 
 namespace PerfService.IntegrationTests.Ingestion;
 
@@ -16,8 +13,6 @@ namespace PerfService.IntegrationTests.Ingestion;
 /// </summary>
 public class UploadAbortNoticeTests
 {
-    private static readonly UploadReader Reader = new(Options.Create(new IngestOptions()), TimeProvider.System, NullLogger<UploadReader>.Instance);
-
     [Fact]
     public async Task A_body_that_fails_before_the_abort_is_announced_is_a_client_abort_not_a_server_error()
     {
@@ -40,15 +35,6 @@ public class UploadAbortNoticeTests
         await Assert.ThrowsAsync<NullReferenceException>(() => Reader.ReadAsync(http.Request, CancellationToken.None));
         // It waited for an abort that did not come, then let the failure through (a 500 and an error in the log).
         Assert.True(TimeProvider.System.GetElapsedTime(started) >= UploadReader.AbortNotice - TimeSpan.FromMilliseconds(50));
-    }
-
-    private static DefaultHttpContext Request(Stream body, CancellationToken aborted)
-    {
-        var http = new DefaultHttpContext { RequestAborted = aborted };
-        http.Request.Method = "POST";
-        http.Request.ContentType = "multipart/form-data; boundary=b";
-        http.Request.Body = body;
-        return http;
     }
 
     /// <summary>A multipart body whose second read fails as the form reader failed under load, then runs
