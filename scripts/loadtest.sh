@@ -147,6 +147,10 @@ logs=("$SERVICE_LOG")
 [ -z "$BACKGROUND_PID" ] || logs+=("$BACKGROUND_LOG")
 errors="$(cat "${logs[@]}" | grep -c -E '"LogLevel":"(Error|Critical)"' || true)"
 say "service log: $errors error entries (${logs[*]}); report: $REPORT"
+# Points that reached their series out of commit order make it replay, from a checkpoint before them or from its start.
+replays="$(cat "${logs[@]}" | grep -F 'out of commit order' | grep -oE '"Count":[0-9]+,"From":[0-9]+' || true)"
+say "late points: $(awk -F'[:,]' '/Count/ { n++; fed += $2; if ($4 == 0) whole++ }
+  END { printf "%d series replayed (%d from their start), %d points fed again", n, whole, fed }' <<<"$replays")"
 if [ "$errors" != 0 ]; then
   cat "${logs[@]}" | grep -m 3 -E '"LogLevel":"(Error|Critical)"' | cut -c1-400 >&2
   [ "$status" = 0 ] && status=1

@@ -1525,6 +1525,10 @@ namespace PerfService.Migrations.Migrations
                         .HasColumnType("bigint")
                         .HasColumnName("branch_id");
 
+                    b.Property<byte[]>("Checkpoint")
+                        .HasColumnType("bytea")
+                        .HasColumnName("checkpoint");
+
                     b.Property<long>("LastResultId")
                         .HasColumnType("bigint")
                         .HasColumnName("last_result_id");
@@ -1536,6 +1540,10 @@ namespace PerfService.Migrations.Migrations
                     b.Property<long>("MeasureId")
                         .HasColumnType("bigint")
                         .HasColumnName("measure_id");
+
+                    b.Property<byte[]>("PreviousCheckpoint")
+                        .HasColumnType("bytea")
+                        .HasColumnName("previous_checkpoint");
 
                     b.Property<long>("ProfileId")
                         .HasColumnType("bigint")

@@ -17,8 +17,8 @@ namespace PerfService.Analysis;
 /// Feeds a main-branch series' new points to the online change-point detector and turns what it decides into alerts:
 /// a stable change point opens one (attributed to the commit range it lies in), a vanished one is withdrawn (marked
 /// invalid with the reason), and a change that returns the series to its old level closes the earlier alert as fixed.
-/// A point that arrives out of commit order makes the series replay from the start, and the alerts are reconciled:
-/// an alert whose range holds the replayed change point is narrowed in place. With bisection on, every open alert
+/// A point that arrives out of commit order makes the series replay from the last checkpoint before it (or from the
+/// start), and the alerts are reconciled: an alert whose range holds the replayed change point is narrowed in place. With bisection on, every open alert
 /// whose range still holds untested commits gets its next bisection job.
 /// </summary>
 public sealed partial class ChangePointUpdater(
@@ -63,11 +63,11 @@ public sealed partial class ChangePointUpdater(
 
     /// <summary>
     /// Updates the series of one project, profile and branch inside the caller's transaction, set-based: one statement
-    /// creates the missing states, one locks them all, one reads every fed series' new points (and the last one fed),
-    /// one
-    /// every new or replayed series whole, one (rarely) every series whose alerts reach further back than that, and one
-    /// writes all states back; the open alerts of the series are read in one
-    /// query, only when a series raises, withdraws or replays. Several runs of a series in one batch cost one update:
+    /// creates the missing states, one locks them all, one reads every fed series' new points (and the last one fed);
+    /// for series with a late point, one reads their checkpoints and one their points from the older checkpoint on;
+    /// one reads every new series (and each late one without a usable checkpoint) whole, one (rarely) every series
+    /// whose alerts reach further back than that, and one writes all states back; the open alerts of the series are
+    /// read in one query, only when a series raises, withdraws or replays. Several runs of a series in one batch cost one update:
     /// the window holds all their points. <paramref name="arriving"/> are the points of the runs analysed now for the
     /// first time (the reads leave out other runs not yet analysed): one that lies before the last point fed arrived
     /// out of commit order and makes its series replay. Returns whether a bisection job was queued (notify after the
@@ -155,11 +155,25 @@ public sealed partial class ChangePointUpdater(
         foreach (var key in fed.Select(k => (k.BenchmarkId, k.MeasureId)))
             if (
                 SeriesWindow.Tail(tails[key], states[key].Count, rows[key].LastResultId) is { } tail
-                && InOrder(states[key], rows[key], tail, arrivals[key])
+                && SeriesFeed.InOrder(
+                    states[key].IsCurrent,
+                    states[key].Count,
+                    rows[key].LastResultId,
+                    tail,
+                    arrivals[key]
+                )
             )
                 windows[key] = tail;
-        // A series whose new points include one that arrived out of commit order replays from the start: read all of
-        // those whole in the same query as the new ones.
+        // A series with a point that arrived out of commit order replays from a checkpoint before that point (read from
+        // its oldest checkpoint on) or, without one, from the start: read those whole in the same query as new ones.
+        var late = keys.Select(k => (k.BenchmarkId, k.MeasureId))
+            .Where(k => !windows.ContainsKey(k) && rows[k].LastResultId != 0 && states[k].IsCurrent)
+            .ToList();
+        var checkpoints = await ReadCheckpointsAsync(late.Select(k => rows[k]).ToList(), ct);
+        if (!project.Bisect)
+            foreach (var (key, tail) in await ReadFromCheckpointsAsync(checkpoints, rows, including, project, ct))
+                if (checkpoints[key].Any(c => SeriesFeed.InOrder(c, tail, arrivals[key])))
+                    windows[key] = tail;
         var rest = keys.Where(k => !windows.ContainsKey((k.BenchmarkId, k.MeasureId))).ToList();
         var whole = await reader.ReadManyAsync(
             rest.Select(k => k.BenchmarkId).ToArray(),
@@ -187,7 +201,7 @@ public sealed partial class ChangePointUpdater(
             i =>
             {
                 var key = (keys[i].BenchmarkId, keys[i].MeasureId);
-                decided[i] = Feed(keys[i], rows[key], states[key], window[i], arrivals[key]);
+                decided[i] = Feed(keys[i], rows[key], states[key], checkpoints, window[i], arrivals[key]);
             }
         );
         DetectorTime += Stopwatch.GetElapsedTime(feeding);
@@ -195,7 +209,14 @@ public sealed partial class ChangePointUpdater(
         // a tail read holds. Read those (few) series whole, together.
         var reach = Enumerable
             .Range(0, keys.Count)
-            .Where(i => decided[i] is { } d && d.Raised.Concat(d.Withdrawn).Any(a => !d.Points.Holds(a.Index - 1)))
+            .Where(i =>
+                decided[i] is { } d
+                && (
+                    d.Raised.Concat(d.Withdrawn).Any(a => !d.Points.Holds(a.Index - 1))
+                    // Narrowing after a replay looks for the open alerts' commits.
+                    || (d is { InOrder: false, Raised.Count: > 0 } && !d.Points.IsWhole)
+                )
+            )
             .ToList();
         var reread = await reader.ReadManyAsync(
             reach.Select(i => keys[i].BenchmarkId).ToArray(),
@@ -214,7 +235,7 @@ public sealed partial class ChangePointUpdater(
 
         var open = new OpenAlerts(db, keys);
         var bisecting = false;
-        var written = new List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)>(keys.Count);
+        var written = new List<Written>(keys.Count);
         for (var i = 0; i < keys.Count; i++)
         {
             var id = keys[i];
@@ -222,11 +243,25 @@ public sealed partial class ChangePointUpdater(
             // A series found out of order in a partial window (not expected: those are read whole above) is fed here.
             var result =
                 decided[i]
-                ?? Feed(id, rows[key], states[key], await ReadWholeAsync(id, project, including, ct), arrivals[key])!;
-            var (state, bisects) = await ApplyAsync(id, project, result, open, ct);
-            bisecting |= bisects;
-            if (state is { } s)
-                written.Add((rows[key], s.State, s.Last));
+                ?? Feed(
+                    id,
+                    rows[key],
+                    states[key],
+                    checkpoints,
+                    await ReadWholeAsync(id, project, including, ct),
+                    arrivals[key]
+                )!;
+            bisecting |= await ApplyAsync(id, project, result, open, ct);
+            if (result.Points.Count > 0)
+                written.Add(
+                    new Written(
+                        rows[key].Id,
+                        result.State,
+                        result.Points.Last,
+                        result.Checkpoints,
+                        result.ReplacesCheckpoints
+                    )
+                );
         }
         await db.SaveChangesAsync(ct);
         await WriteStatesAsync(written, ct);
@@ -246,106 +281,80 @@ public sealed partial class ChangePointUpdater(
     private static OnlineDetectorState ReadState(SeriesState row) =>
         row.LastResultId == 0 ? OnlineDetectorState.Empty : OnlineDetectorStateCodec.Decode(row.State);
 
-    // In order when the last point fed is still at the index the state counted up to, and every point arriving now
-    // lies after it: one that arrived for an older commit would lie before it, or, when older than the rows read,
-    // outside the window.
-    private static bool InOrder(
-        OnlineDetectorState state,
-        SeriesState row,
-        SeriesWindow points,
-        IEnumerable<long> arriving
-    ) =>
-        state.IsCurrent
-        && state.Count <= points.Count
-        && (state.Count == 0 || (points.Holds(state.Count - 1) && points[state.Count - 1].ResultId == row.LastResultId))
-        && arriving.All(id => points.IndexOf(id) >= state.Count);
+    /// <summary>A state to write back, with what its feed made of the checkpoints (<see cref="Fed.Stored"/>).</summary>
+    private sealed record Written(
+        long Id,
+        OnlineDetectorState State,
+        SeriesPoint Last,
+        IReadOnlyList<DetectorCheckpoint> Checkpoints,
+        bool Replaces
+    );
 
-    /// <summary>Every state of the update in one statement (they are locked by this transaction).</summary>
-    private async Task WriteStatesAsync(
-        List<(SeriesState Row, OnlineDetectorState State, SeriesPoint Last)> written,
-        CancellationToken ct
-    )
+    /// <summary>Every state of the update in one statement (they are locked by this transaction). Checkpoints change
+    /// once every <see cref="DetectorCheckpoint.Every"/> points in order, so the statement shifts the stored one into
+    /// the previous slot itself instead of reading it: null leaves a slot as it is, an empty array clears it.</summary>
+    private async Task WriteStatesAsync(List<Written> written, CancellationToken ct)
     {
         if (written.Count == 0)
             return;
-        var ids = written.Select(w => w.Row.Id).ToArray();
+        var ids = written.Select(w => w.Id).ToArray();
         var state = written.Select(w => OnlineDetectorStateCodec.Encode(w.State)).ToArray();
         var at = written.Select(w => w.Last.SeriesAt).ToArray();
         var last = written.Select(w => w.Last.ResultId).ToArray();
+        var latest = written
+            .Select(w =>
+                w.Checkpoints.Count == 0 && !w.Replaces
+                    ? null
+                    : DetectorCheckpoint.Encode(w.Checkpoints.LastOrDefault())
+            )
+            .ToArray();
+        var previous = written
+            .Select(w =>
+                w.Replaces ? DetectorCheckpoint.Encode(w.Checkpoints.Count > 1 ? w.Checkpoints[0] : null) : null
+            )
+            .ToArray();
+        var shift = written.Select(w => !w.Replaces && w.Checkpoints.Count == 1).ToArray();
         await db.Database.ExecuteSqlAsync(
             $"""
-            UPDATE series_states s SET state = u.state, last_series_at = u.at, last_result_id = u.last, updated_at = now()
-            FROM unnest({ids}, {state}, {at}, {last}) AS u(id, state, at, last)
+            UPDATE series_states s SET state = u.state, last_series_at = u.at, last_result_id = u.last,
+              previous_checkpoint = CASE WHEN u.shift THEN s.checkpoint ELSE coalesce(u.previous, s.previous_checkpoint) END,
+              checkpoint = coalesce(u.latest, s.checkpoint), updated_at = now()
+            FROM unnest({ids}, {state}, {at}, {last}, {latest}, {previous}, {shift})
+              AS u(id, state, at, last, latest, previous, shift)
             WHERE s.id = u.id
             """,
             ct
         );
     }
 
-    // Fewer new points than this and starting a NoiseWindow (sorting the differences) costs more than it saves.
-    private const int NoiseWindowFrom = 4;
-
-    /// <summary>What the detector made of one series' new points: its new state, the alerts raised and withdrawn on the
-    /// way, whether the series was replayed, and the points it read.</summary>
-    private sealed record Fed(
-        OnlineDetectorState State,
-        List<OnlineAlert> Raised,
-        List<OnlineAlert> Withdrawn,
-        bool InOrder,
-        SeriesWindow Points,
-        bool Upgraded
-    );
-
-    /// <summary>Feeds one series' new points to the detector (a replay from the start when a point arrived out of
-    /// commit
-    /// order); null when that replay needs points the window does not hold. Pure: runs in parallel.</summary>
     private static Fed? Feed(
         SeriesId id,
         SeriesState row,
         OnlineDetectorState state,
+        Dictionary<(long, long), IReadOnlyList<DetectorCheckpoint>> checkpoints,
         SeriesWindow points,
         IEnumerable<long> arriving
-    )
-    {
-        // A state another detector wrote is never fed on (InOrder says no): the series replays once with this one.
-        var upgraded = !state.IsCurrent;
-        var inOrder = InOrder(state, row, points, arriving);
-        if (!inOrder)
-        {
-            if (!points.IsWhole)
-                return null;
-            state = OnlineDetectorState.Empty;
-        }
-        var options = ChangePointOptions.Default with { LowerIsBetter = id.LowerIsBetter };
-        var raised = new List<OnlineAlert>();
-        var withdrawn = new List<OnlineAlert>();
-        // Several new points (a batch that caught up, a replay) carry the noise estimate from one to the next.
-        var window = points.Count - state.Count >= NoiseWindowFrom ? new NoiseWindow() : null;
-        for (var i = state.Count; i < points.Count; i++)
-        {
-            var update = OnlineDetector.Add(state, points[i].Value, options, window);
-            state = update.State;
-            if (update.Raised.Count == 0 && update.Withdrawn.Count == 0)
-                continue;
-            raised.AddRange(update.Raised);
-            withdrawn.AddRange(update.Withdrawn);
-            raised.RemoveAll(r => update.Withdrawn.Any(w => w.Index == r.Index && w.DetectedAt == r.DetectedAt));
-        }
-        return new Fed(state, raised, withdrawn, inOrder, points, upgraded);
-    }
+    ) =>
+        SeriesFeed.Feed(
+            state,
+            row.LastResultId,
+            checkpoints.GetValueOrDefault((id.BenchmarkId, id.MeasureId)) ?? [],
+            points,
+            arriving,
+            id.LowerIsBetter
+        );
 
-    /// <summary>Turns what the detector decided for one series into alerts; returns the series' new state and last
-    /// point
-    /// (null when the series has none) and whether bisection queued a job.</summary>
-    private async Task<((OnlineDetectorState State, SeriesPoint Last)? Written, bool Bisecting)> ApplyAsync(
-        SeriesId id,
-        Project project,
-        Fed fed,
-        OpenAlerts open,
-        CancellationToken ct
-    )
+    /// <summary>Turns what the detector decided for one series into alerts; returns whether bisection queued a
+    /// job.</summary>
+    private async Task<bool> ApplyAsync(SeriesId id, Project project, Fed fed, OpenAlerts open, CancellationToken ct)
     {
-        var (state, raised, withdrawn, inOrder, points, upgraded) = fed;
+        var (state, raised, withdrawn, points, upgraded) = (
+            fed.State,
+            fed.Raised,
+            fed.Withdrawn,
+            fed.Points,
+            fed.Upgraded
+        );
         if (upgraded)
         {
             // The replay after a detector upgrade rebuilds the state; the alerts users have seen (and triaged) stay as
@@ -381,25 +390,23 @@ public sealed partial class ChangePointUpdater(
                 .ToList();
             withdrawn = [];
         }
-        else if (!inOrder)
-            logger.LogInformation(
-                "Series {Series} received a point out of commit order; replayed {Count} points",
-                id.Label,
-                points.Count
-            );
-
-        if (!inOrder && !upgraded)
+        else if (fed.ReplayedFrom is { } from)
         {
+            logger.LogInformation(
+                "Series {Series} received a point out of commit order; replayed {Count} points from point {From}",
+                id.Label,
+                points.Count - from,
+                from
+            );
             // Narrow first: a narrowed alert keeps its identity (and triage) instead of being withdrawn as vanished.
             await NarrowAsync(id, points, raised, open, ct);
-            await WithdrawVanishedAsync(id, points, raised, open, ct);
+            await WithdrawVanishedAsync(id, points, raised, from, open, ct);
         }
         foreach (var w in withdrawn)
             await WithdrawAsync(id, points, w, open, ct);
         foreach (var r in raised)
             await RaiseAsync(id, points, r, open, ct);
-        var bisecting = project.Bisect && await BisectAsync(id, project, points, open, ct);
-        return (points.Count > 0 ? (state, points.Last) : null, bisecting);
+        return project.Bisect && await BisectAsync(id, project, points, open, ct);
     }
 
     private async Task<SeriesWindow> ReadWholeAsync(
@@ -489,16 +496,25 @@ public sealed partial class ChangePointUpdater(
             );
     }
 
+    /// <summary>
+    /// After a replay from point <paramref name="from"/>, withdraws the open alerts it did not raise again. Those raised
+    /// before that point saw the same history as the replay (a checkpoint's alerts still under watch are the replay's
+    /// own, withdrawn through its <see cref="Fed.Withdrawn"/>): only those raised at or after it are in question.
+    /// </summary>
     private async Task WithdrawVanishedAsync(
         SeriesId id,
         SeriesWindow points,
         List<OnlineAlert> current,
+        int from,
         OpenAlerts open,
         CancellationToken ct
     )
     {
         var keep = current.Where(c => c.WithdrawnAt is null).Select(c => points[c.Index].Commit).ToHashSet();
-        foreach (var alert in (await open.OfAsync(id, ct)).Where(a => a.ToCommit is null || !keep.Contains(a.ToCommit)))
+        var replayed = (await open.OfAsync(id, ct)).Where(a =>
+            from == 0 || a.Details.ChangePoint is { } d && d.DetectedAt >= from
+        );
+        foreach (var alert in replayed.Where(a => a.ToCommit is null || !keep.Contains(a.ToCommit)))
             await alerts.ChangeStateAsync(
                 alert,
                 AlertState.Invalid,

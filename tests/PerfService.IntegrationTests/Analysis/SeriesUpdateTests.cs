@@ -1,3 +1,4 @@
+using PerfService.Analysis;
 using PerfService.Core.ChangePoints;
 using PerfService.Data.Entities;
 using PerfService.IntegrationTests.Ingestion;
@@ -16,6 +17,7 @@ public class SeriesUpdateTests : OwnServiceTests
     [Theory]
     [InlineData(50)] // within the margin an in-order update reads before the new points
     [InlineData(5)] // older than that margin: only the arriving point itself shows it is late
+    [InlineData(90)] // after a checkpoint (72 points fed): the replay starts there and reads from there on
     public async Task Incremental_and_late_updates_leave_the_state_a_replay_in_commit_order_gives(int late)
     {
         await app.CreateProjectAsync("updates");
@@ -39,8 +41,45 @@ public class SeriesUpdateTests : OwnServiceTests
         var expected = OnlineDetectorState.Empty;
         foreach (var v in medians) expected = OnlineDetector.Add(expected, v).State;
         Assert.Equal(OnlineDetectorStateCodec.Encode(expected), OnlineDetectorStateCodec.Encode(stored));
+        // Checkpoints at 72 and 96 points, as a feed in commit order leaves them, whichever way the replay went.
+        Assert.Equal((72, 96), (DetectorCheckpoint.Decode(row.PreviousCheckpoint)?.Count, DetectorCheckpoint.Decode(row.Checkpoint)?.Count));
 
         var alert = Assert.Single(await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).ToListAsync()));
         Assert.Equal(("ca110079", "ca110080", AlertState.Active), (alert.FromCommit, alert.ToCommit, alert.State));
+    }
+
+    [Fact]
+    public async Task Late_runs_inside_an_alerts_range_narrow_it_in_place_when_the_series_replays_from_a_checkpoint()
+    {
+        await app.CreateProjectAsync("narrowing");
+        var ingest = await app.ClientWithScopesAsync(Scopes.Ingest);
+        // +30 % steps at commits 30 and 78. The runs of commits 78 and 79 finish last: until they arrive the second step
+        // shows between commits 77 and 80. The replays start from the checkpoint at 72 points, after the first alert
+        // was raised: a replay from there does not raise it again, and must not withdraw it as vanished.
+        var order = Enumerable.Range(0, 100).Where(i => i is not (78 or 79)).Append(78).Append(79).ToList();
+        List<Alert> before = [];
+        foreach (var i in order)
+        {
+            if (i == 78)
+                before = (await Eventually.WaitAsync(
+                    () => app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).OrderBy(a => a.Id).ToListAsync()),
+                    a => a.Count == 2))!;
+            var meta = new RunMetadata { Project = "narrowing", Commit = $"ca12{i:0000}", CommittedAt = Start.AddHours(i), Branch = "main", Profile = "m1-pro", Suite = "s" };
+            var level = i < 30 ? 1000.0 : i < 78 ? 1300.0 : 1690.0;
+            var files = Generic.Times(("Store.Read", Generic.Around(level, 0.01, 10, seed: i)));
+            Assert.Equal(HttpStatusCode.Created, (await IngestionTests.Post(ingest, meta, null, ("r.json", files))).StatusCode);
+        }
+        Assert.Equal([("ca120029", "ca120030"), ("ca120077", "ca120080")], before.Select(a => (a.FromCommit, a.ToCommit)));
+
+        await Eventually.WaitAsync(() => app.WithDbAsync(db => db.SeriesStates.SingleAsync()),
+            s => OnlineDetectorStateCodec.Decode(s.State).Count == 100);
+        var after = await app.WithDbAsync(db => db.Alerts.Where(a => a.Kind == AlertKind.ChangePoint).OrderBy(a => a.Id).ToListAsync());
+        // The same two alerts, both active: the first as it was, the second narrowed to the step's commit (its triage
+        // would survive).
+        Assert.Equal(
+            [(before[0].Id, "ca120029", "ca120030", AlertState.Active), (before[1].Id, "ca120077", "ca120078", AlertState.Active)],
+            after.Select(a => (a.Id, a.FromCommit, a.ToCommit, a.State)));
+        var reasons = await app.WithDbAsync(db => db.AlertEvents.Where(e => e.AlertId == before[1].Id).Select(e => e.Reason).ToListAsync());
+        Assert.Contains(reasons, r => r!.Contains("as runs of commits inside it arrived", StringComparison.Ordinal));
     }
 }

@@ -9,6 +9,8 @@ public class SeriesStateConfiguration : IEntityTypeConfiguration<SeriesState>
     public void Configure(EntityTypeBuilder<SeriesState> b)
     {
         b.Property(x => x.State).HasColumnType("bytea");
+        b.Property(x => x.Checkpoint).HasColumnType("bytea");
+        b.Property(x => x.PreviousCheckpoint).HasColumnType("bytea");
         b.HasOne<Benchmark>().WithMany().HasForeignKey(x => x.BenchmarkId).OnDelete(DeleteBehavior.Cascade);
         b.HasOne<Measure>().WithMany().HasForeignKey(x => x.MeasureId);
         b.HasOne<HardwareProfile>().WithMany().HasForeignKey(x => x.ProfileId);

@@ -16,9 +16,17 @@ public class SeriesState
     /// fed.</summary>
     public required byte[] State { get; set; }
 
-    /// <summary>Position of the last point fed; an older point arriving late makes the series replay from the
-    /// start.</summary>
+    /// <summary>Position of the last point fed; an older point arriving late makes the series replay from a
+    /// checkpoint before it, or from the start.</summary>
     public DateTimeOffset LastSeriesAt { get; set; }
     public long LastResultId { get; set; }
+
+    /// <summary>The detector's state saved at the last multiple of <c>DetectorCheckpoint.Every</c> points, in
+    /// <c>DetectorCheckpoint</c>'s stored form, and at the one before (<see cref="PreviousCheckpoint"/>): a late point
+    /// replays the series from the newest one before it. Null or empty for none.</summary>
+    public byte[]? Checkpoint { get; set; }
+
+    public byte[]? PreviousCheckpoint { get; set; }
+
     public DateTimeOffset UpdatedAt { get; set; }
 }
