@@ -90,7 +90,7 @@ public static class SeriesFeed
         return new Fed(state, checkpoints, replaces, raised, withdrawn, replayedFrom, points, upgraded);
     }
 
-    // A checkpoint whose state does not decode is no checkpoint: the replay starts earlier.
+    // A checkpoint whose state does not decode is no checkpoint: the replay starts from the first point.
     private static OnlineDetectorState? Restore(DetectorCheckpoint c)
     {
         try
