@@ -166,14 +166,14 @@ public sealed partial class ChangePointUpdater(
                 windows[key] = tail;
         // A series with a point that arrived out of commit order replays from a checkpoint before that point (read from
         // its oldest checkpoint on) or, without one, from the start: read those whole in the same query as new ones.
+        // A bisecting project's series are all read whole (no tail read told which are late): theirs are read below.
         var late = keys.Select(k => (k.BenchmarkId, k.MeasureId))
-            .Where(k => !windows.ContainsKey(k) && rows[k].LastResultId != 0 && states[k].IsCurrent)
+            .Where(k => !project.Bisect && !windows.ContainsKey(k) && rows[k].LastResultId != 0 && states[k].IsCurrent)
             .ToList();
         var checkpoints = await ReadCheckpointsAsync(late.Select(k => rows[k]).ToList(), ct);
-        if (!project.Bisect)
-            foreach (var (key, tail) in await ReadFromCheckpointsAsync(checkpoints, rows, including, project, ct))
-                if (checkpoints[key].Any(c => SeriesFeed.InOrder(c, tail, arrivals[key])))
-                    windows[key] = tail;
+        foreach (var (key, tail) in await ReadFromCheckpointsAsync(checkpoints, rows, including, project, ct))
+            if (checkpoints[key].Any(c => SeriesFeed.InOrder(c, tail, arrivals[key])))
+                windows[key] = tail;
         var rest = keys.Where(k => !windows.ContainsKey((k.BenchmarkId, k.MeasureId))).ToList();
         var whole = await reader.ReadManyAsync(
             rest.Select(k => k.BenchmarkId).ToArray(),
@@ -192,6 +192,25 @@ public sealed partial class ChangePointUpdater(
                 ?? SeriesWindow.Whole(whole.GetValueOrDefault((k.BenchmarkId, k.MeasureId)) ?? [])
             )
             .ToArray();
+        if (project.Bisect)
+            checkpoints = await ReadCheckpointsAsync(
+                Enumerable
+                    .Range(0, keys.Count)
+                    .Select(i => (Row: rows[(keys[i].BenchmarkId, keys[i].MeasureId)], Window: window[i], Key: keys[i]))
+                    .Where(s =>
+                        s.Row.LastResultId != 0
+                        && !SeriesFeed.InOrder(
+                            states[(s.Key.BenchmarkId, s.Key.MeasureId)].IsCurrent,
+                            states[(s.Key.BenchmarkId, s.Key.MeasureId)].Count,
+                            s.Row.LastResultId,
+                            s.Window,
+                            arrivals[(s.Key.BenchmarkId, s.Key.MeasureId)]
+                        )
+                    )
+                    .Select(s => s.Row)
+                    .ToList(),
+                ct
+            );
         var decided = new Fed?[keys.Count];
         var feeding = Stopwatch.GetTimestamp();
         Parallel.For(
