@@ -1,6 +1,8 @@
+using System.Text;
 using PerfService.Agents.Processes;
 using PerfService.Agents.Suites;
 using PerfService.Core.Parsing;
+using PerfService.Core.Parsing.Go;
 using PerfService.Core.Profiles;
 using PerfService.Core.Suites;
 
@@ -44,11 +46,34 @@ public sealed class GoProfiler(ProcessRunner processes) : SuiteRunner(processes)
                 package ?? ".",
             ],
             run.Folder
-        );
+        )
+        {
+            CaptureStdout = true,
+        };
     }
 
-    protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result) =>
-        File.Exists(Output(run)) ? [new Artifact(FileName, File.ReadAllBytes(Output(run)))] : [];
+    protected override IReadOnlyList<Artifact> Collect(SuiteRun run, ProcessResult result)
+    {
+        // go test passes when -bench matches nothing, and its profile may still hold a sample or two of the test
+        // binary starting up (on a busy machine): only a printed result says the benchmark ran.
+        if (!RanABenchmark(result.Stdout))
+            throw new InvalidOperationException(
+                $"go test ran no benchmark matching {BenchmarkPatterns.Go(Profiled(run)).Bench}"
+            );
+        return File.Exists(Output(run)) ? [new Artifact(FileName, File.ReadAllBytes(Output(run)))] : [];
+    }
+
+    internal static bool RanABenchmark(string output)
+    {
+        try
+        {
+            return new GoBenchParser().Parse([new Artifact("go test", Encoding.UTF8.GetBytes(output))]).Results.Count > 0;
+        }
+        catch (ParseException)
+        {
+            return false;
+        }
+    }
 
     /// <summary>
     /// A profile wants more samples than Go's 100 a second give in a short run, so the profiler's -benchtime comes

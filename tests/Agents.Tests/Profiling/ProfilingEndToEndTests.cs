@@ -206,6 +206,7 @@ public sealed class ProfilingEndToEndTests : IDisposable
 
         Assert.False(complete.Succeeded);
         Assert.Contains("profile of perfbench.BenchmarkNoSuchThing (suite eventstore) failed", complete.Error);
+        Assert.Contains("go test ran no benchmark matching ^BenchmarkNoSuchThing$", complete.Error);
         Assert.Empty(_api.ProfilePosts);
     }
 
