@@ -67,7 +67,8 @@ public sealed class GoProfiler(ProcessRunner processes) : SuiteRunner(processes)
     {
         try
         {
-            return new GoBenchParser().Parse([new Artifact("go test", Encoding.UTF8.GetBytes(output))]).Results.Count > 0;
+            return new GoBenchParser().Parse([new Artifact("go test", Encoding.UTF8.GetBytes(output))]).Results.Count
+                > 0;
         }
         catch (ParseException)
         {
