@@ -16,7 +16,8 @@
 #
 # Environment: PERF_DB (use that cluster instead of the private one), PERF_LOADTEST_DB (database name, perf_load),
 # PERF_ARTIFACTS (build output root, default ./artifacts), PERF_LOADTEST_ENV (extra VAR=value settings for
-# the service, space-separated), PERF_LOADTEST_ROLES (what --roles sets when it is not given),
+# the service, space-separated), PERF_LOADTEST_BACKGROUND_ENV (the same for the background process of --roles
+# split only), PERF_LOADTEST_ROLES (what --roles sets when it is not given),
 # PERF_LOADTEST_NICE. Every option of the load tool (--think-ms, --max-requests, --results, …) is listed
 # in tools/LoadTest/LoadCommandLine.cs (and by --help).
 set -euo pipefail
@@ -110,10 +111,12 @@ service_env=(
 )
 # shellcheck disable=SC2206
 [ -n "${PERF_LOADTEST_ENV:-}" ] && service_env+=(${PERF_LOADTEST_ENV})
+# shellcheck disable=SC2206
+background_env=(${PERF_LOADTEST_BACKGROUND_ENV:-})
 if [ "$ROLES" = split ]; then
   BACKGROUND_URL="http://127.0.0.1:$(free_port)"
   say "starting the background role on $BACKGROUND_URL at nice $NICE (log: $BACKGROUND_LOG)"
-  (cd "$(dirname "$SERVICE_DLL")" && exec nice -n "$NICE" env "${service_env[@]}" Background__Roles=background dotnet "$SERVICE_DLL" \
+  (cd "$(dirname "$SERVICE_DLL")" && exec nice -n "$NICE" env "${service_env[@]}" "${background_env[@]}" Background__Roles=background dotnet "$SERVICE_DLL" \
     --urls "$BACKGROUND_URL") >"$BACKGROUND_LOG" 2>&1 &
   BACKGROUND_PID=$!
   service_env+=("Background__Roles=web")

@@ -21,7 +21,7 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         // The warm-up's runs are verified with the rest; its latencies are reported apart.
         Assert.Contains("warm-up, not measured: 5 agents for 2 s", tool.Output);
         var lag = Assert.Single(tool.Lines, l => l.StartsWith("analysis lag (stored → analysed): p50 ", StringComparison.Ordinal));
-        Assert.Contains("backlog when the load stopped", lag);
+        Assert.Matches(@"backlog when the load started: \d+ waiting; when it stopped: \d+ waiting", lag);
         Assert.Contains("drained", lag);
         // The lag is read from the runs stored during the measured load: the warm-up's runs are verified with the rest
         // but left out of it.
@@ -39,6 +39,9 @@ public sealed class LoadTestSmokeTests(ITestOutputHelper output)
         Assert.Contains(tool.Lines, l => Regex.IsMatch(l, @"^memory: peak resident set of the service \(both \d+ MB\)$"));
         Assert.Contains(tool.Lines, l => l.StartsWith("goals (one process with both roles;", StringComparison.Ordinal));
         Assert.Contains(tool.Lines, l => Regex.IsMatch(l, @"^  (met    |NOT MET|n/a    )  ingest p99 < 500 ms: \d+ ms$"));
+        // The ratio is stored + waiting at the start − waiting at the stop, over stored: both counts are beside it.
+        Assert.Contains(tool.Lines, l => Regex.IsMatch(l,
+            @"^  (met    |NOT MET)  analysed/stored during the load ≥ 1\.00: \d\.\d{3} \(waiting: \d+ at the start, \d+ at the stop\)$"));
         var errors = service.ErrorLogLines();
         Assert.True(errors.Count == 0, "the service logged errors:\n" + string.Join('\n', errors));
     }

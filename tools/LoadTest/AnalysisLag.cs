@@ -5,13 +5,15 @@ namespace PerfService.LoadTest;
 
 /// <summary>How far background analysis got behind: the runs waiting in the analysis queue when the load stopped, how long
 /// they took to drain, and the lag of every analysed run from stored (<c>runs.created_at</c>) to analysed
-/// (<c>runs.analysed_at</c>, set in the batch's transaction).</summary>
-public sealed record AnalysisLag(long WaitingAtStop, double OldestWaitingSeconds, long WaitingAtEnd, double? DrainedSeconds, int WaitedSeconds,
+/// (<c>runs.analysed_at</c>, set in the batch's transaction). Runs analysed during the load = runs stored during it +
+/// <see cref="WaitingAtStart"/> − <see cref="WaitingAtStop"/>, so while analysis keeps pace its ratio to stored straddles
+/// 1 by a batch or two either way.</summary>
+public sealed record AnalysisLag(long WaitingAtStart, long WaitingAtStop, double OldestWaitingSeconds, long WaitingAtEnd, double? DrainedSeconds, int WaitedSeconds,
     long Finished, double? P50Seconds, double? P99Seconds, double? MaxSeconds, long Parked)
 {
     public string Line() =>
         $"analysis lag (stored → analysed): {Spread(P50Seconds, P99Seconds, MaxSeconds)} over the {Finished} runs stored during the measured load; " +
-        $"backlog when the load stopped: {WaitingAtStop} waiting (oldest {OldestWaitingSeconds:0.0} s); " +
+        $"backlog when the load started: {WaitingAtStart} waiting; when it stopped: {WaitingAtStop} waiting (oldest {OldestWaitingSeconds:0.0} s); " +
         (DrainedSeconds is { } d ? $"drained {d:0.0} s after the load stopped" : $"{WaitingAtEnd} still waiting {WaitedSeconds} s after the load stopped") +
         $"; parked (analysis failed every attempt): {Parked}";
 
@@ -40,8 +42,8 @@ public static class AnalysisLagProbe
               WHERE analysed_at IS NOT NULL AND created_at >= $1) x
         """;
 
-    /// <summary>The runs waiting when the load stopped.</summary>
-    public static async Task<(long Count, double OldestSeconds)> AtStopAsync(string database, CancellationToken ct)
+    /// <summary>The runs waiting now (when the load starts and when it stops).</summary>
+    public static async Task<(long Count, double OldestSeconds)> NowAsync(string database, CancellationToken ct)
     {
         var (count, oldest, _) = await WaitingAsync(database, ct);
         return (count, oldest);
@@ -60,7 +62,7 @@ public static class AnalysisLagProbe
 
     /// <summary>Waits up to <paramref name="waitSeconds"/> for the backlog to drain, then reads the lags of the runs
     /// stored since <paramref name="loadStartedAt"/> (the measured load; warm-up runs are left out).</summary>
-    public static async Task<AnalysisLag> MeasureAsync(string database, DateTime loadStartedAt, (long Count, double OldestSeconds) atStop,
+    public static async Task<AnalysisLag> MeasureAsync(string database, DateTime loadStartedAt, long atStart, (long Count, double OldestSeconds) atStop,
         TimeSpan sinceStop, int waitSeconds, CancellationToken ct)
     {
         var clock = Stopwatch.StartNew();
@@ -74,7 +76,7 @@ public static class AnalysisLagProbe
         }
         var runs = await LagsAsync(database, RunLags, loadStartedAt, ct);
         var parked = (await WaitingAsync(database, ct)).Parked;
-        return new AnalysisLag(atStop.Count, atStop.OldestSeconds, waiting, drained, waitSeconds, runs.Count, runs.P50, runs.P99, runs.Max, parked);
+        return new AnalysisLag(atStart, atStop.Count, atStop.OldestSeconds, waiting, drained, waitSeconds, runs.Count, runs.P50, runs.P99, runs.Max, parked);
     }
 
     private static async Task<Lags> LagsAsync(string database, string sql, DateTime since, CancellationToken ct)

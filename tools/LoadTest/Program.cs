@@ -85,6 +85,7 @@ var machineAtStart = MachineCpu.Seconds();
 var postgresAtStart = postmaster is { } pm0 ? ProcessCpu.TreeSeconds(pm0) : null;
 var clientAtStart = ProcessCpu.Seconds(Environment.ProcessId);
 var loadStartedAt = await RunWindowProbe.NowAsync(options.Database, CancellationToken.None);
+var backlogAtStart = (await AnalysisLagProbe.NowAsync(options.Database, CancellationToken.None)).Count;
 using var soft = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds));
 using var hard = new CancellationTokenSource(TimeSpan.FromSeconds(options.Seconds + options.TimeoutSeconds + 15));
 var stop = new Stopping(soft.Token, hard.Token);
@@ -120,12 +121,12 @@ var machineAtStop = MachineCpu.Seconds();
 var postgresAtStop = postmaster is { } pm1 ? ProcessCpu.TreeSeconds(pm1) : null;
 var clientAtStop = ProcessCpu.Seconds(Environment.ProcessId);
 var loadStoppedAt = await RunWindowProbe.NowAsync(options.Database, CancellationToken.None);
-var backlogAtStop = await AnalysisLagProbe.AtStopAsync(options.Database, CancellationToken.None);
+var backlogAtStop = await AnalysisLagProbe.NowAsync(options.Database, CancellationToken.None);
 var stoppedAt = Stopwatch.StartNew();
 
 // The drain before the verification: its reads would otherwise be costed to the analysis that runs alone after the load.
 Log($"waiting up to {options.AnalysisWaitSeconds} s for the background analysis to catch up ({backlogAtStop.Count} waiting when the load stopped)…");
-var lag = await AnalysisLagProbe.MeasureAsync(options.Database, loadStartedAt, backlogAtStop, stoppedAt.Elapsed, options.AnalysisWaitSeconds, CancellationToken.None);
+var lag = await AnalysisLagProbe.MeasureAsync(options.Database, loadStartedAt, backlogAtStart, backlogAtStop, stoppedAt.Elapsed, options.AnalysisWaitSeconds, CancellationToken.None);
 var cpuAtDrained = ProcessCpu.Read(options.Processes);
 var window = await RunWindowProbe.ReadAsync(options.Database, loadStartedAt, loadStoppedAt, CancellationToken.None);
 var capacity = Capacity.Compute(window, lag.DrainedSeconds ?? (lag.WaitingAtStop > 0 ? lag.WaitedSeconds : null), cpuAtStart, cpuAtStop, cpuAtDrained);

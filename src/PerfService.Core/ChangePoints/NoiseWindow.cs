@@ -31,6 +31,16 @@ public sealed class NoiseWindow
 
     internal SeriesNoise Noise { get; private set; }
 
+    /// <summary>Forgets every state this window followed, as a new window would, and keeps its arrays for the next
+    /// series: a window per thread, restarted for each series, allocates its lags' arrays once instead of once per
+    /// series of every batch.</summary>
+    public void Restart()
+    {
+        _recent = null;
+        _n = 0;
+        _buffers[0] = _buffers[1] = null;
+    }
+
     /// <summary>The log-values of <paramref name="recent"/>, the values kept after an update whose state before held
     /// <paramref name="previous"/>; <see cref="Noise"/> is their estimate.</summary>
     internal ReadOnlySpan<double> Advance(double[] previous, double[] recent)

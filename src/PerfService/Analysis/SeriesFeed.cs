@@ -72,7 +72,7 @@ public static class SeriesFeed
         var raised = new List<OnlineAlert>();
         var withdrawn = new List<OnlineAlert>();
         // Several new points (a batch that caught up, a replay) carry the noise estimate from one to the next.
-        var window = points.Count - state.Count >= NoiseWindowFrom ? new NoiseWindow() : null;
+        var window = points.Count - state.Count >= NoiseWindowFrom ? ThreadWindow() : null;
         for (var i = state.Count; i < points.Count; i++)
         {
             var update = OnlineDetector.Add(state, points[i].Value, options, window);
@@ -88,6 +88,17 @@ public static class SeriesFeed
         // In order, one new checkpoint follows the stored ones; two replace them.
         var replaces = replayedFrom is not null || checkpoints.Count > 1;
         return new Fed(state, checkpoints, replaces, raised, withdrawn, replayedFrom, points, upgraded);
+    }
+
+    // The updater feeds its series in parallel, each on one thread from start to end.
+    [ThreadStatic]
+    private static NoiseWindow? t_window;
+
+    private static NoiseWindow ThreadWindow()
+    {
+        var window = t_window ??= new NoiseWindow();
+        window.Restart();
+        return window;
     }
 
     // A checkpoint whose state does not decode is no checkpoint: the replay starts from the first point.
@@ -120,5 +131,5 @@ public static class SeriesFeed
         current
         && count <= points.Count
         && (count == 0 || (points.Holds(count - 1) && points[count - 1].ResultId == lastFed))
-        && arriving.All(id => points.IndexOf(id) >= count);
+        && points.HoldsFrom(arriving, count);
 }

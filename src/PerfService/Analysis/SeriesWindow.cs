@@ -38,11 +38,18 @@ public sealed class SeriesWindow(int offset, List<SeriesPoint> points)
                 $"point {index} is outside the read window [{Offset}, {Count})"
             );
 
-    /// <summary>Global index of a result's point, or -1 when the window does not hold it.</summary>
-    public int IndexOf(long resultId)
+    /// <summary>Whether the window holds every one of <paramref name="resultIds"/> at global index
+    /// <paramref name="from"/> or later. One pass from the end, where the newest points lie: a batch that caught up
+    /// brings a series dozens of points, and a search per point through a window of hundreds was a twentieth of the
+    /// analysis' CPU.</summary>
+    public bool HoldsFrom(IEnumerable<long> resultIds, int from)
     {
-        var local = points.FindIndex(p => p.ResultId == resultId);
-        return local < 0 ? -1 : local + Offset;
+        var wanted = resultIds.ToHashSet();
+        var found = 0;
+        for (var i = points.Count - 1; i >= Math.Max(0, from - Offset) && found < wanted.Count; i--)
+            if (wanted.Contains(points[i].ResultId))
+                found++;
+        return found == wanted.Count;
     }
 
     /// <summary>Global index of the first / last point at a commit, or -1 (whole windows only: a partial one may not

@@ -76,8 +76,11 @@ public class SeriesTailTests : IAsyncLifetime
         if (!includeMismatch) Assert.DoesNotContain(tail, p => p.Value == 1300.0);
         // Placed by the state: the last fed point at index fed − 1, the first new one right after it.
         Assert.Equal(state.LastResultId, window[fedPoints.Count - 1].ResultId);
-        Assert.Equal(fedPoints.Count, window.IndexOf(_resultAt[21]));
-        Assert.Equal(-1, window.IndexOf(_resultAt[24]));
+        Assert.Equal(_resultAt[21], window[fedPoints.Count].ResultId);
+        Assert.True(window.HoldsFrom([_resultAt[21], _resultAt[25]], fedPoints.Count));
+        Assert.False(window.HoldsFrom([_resultAt[21]], fedPoints.Count + 1));
+        Assert.False(window.HoldsFrom([_resultAt[25], _resultAt[24]], fedPoints.Count));
+        Assert.True(window.HoldsFrom([], fedPoints.Count));
         // A tail without the last fed point cannot be placed.
         Assert.Null(SeriesWindow.Tail(tail, fedPoints.Count, _resultAt[24]));
     }

@@ -100,6 +100,35 @@ public class NoiseWindowTests
         Assert.Equal(before, keptA.Recent);
     }
 
+    // Restarted, a window is a new one that kept its arrays: the same series from the same state decides and
+    // estimates as through a fresh window, and even the newest state fed before the restart is never written to.
+    [Fact]
+    public void A_restarted_window_decides_as_a_new_one_and_never_writes_a_state_fed_before()
+    {
+        var a = ChangePointDetectorTests.Series(new Random(8), 300, 0.03, (250, 1.2));
+        var start = OnlineDetectorState.Empty;
+        foreach (var v in a.Take(240))
+            start = OnlineDetector.Add(start, v).State;
+        var (reused, fresh) = (new NoiseWindow(), new NoiseWindow());
+        var kept = start;
+        foreach (var v in a.Skip(240))
+            kept = OnlineDetector.Add(kept, v, window: reused).State;
+        var before = kept.Recent.ToArray();
+
+        reused.Restart();
+        var (x, y) = (kept, kept);
+        foreach (var v in a.Skip(200))
+        {
+            var (through, alone) = (OnlineDetector.Add(x, v, window: reused), OnlineDetector.Add(y, v, window: fresh));
+            Assert.Equal(alone.State.Recent, through.State.Recent);
+            Assert.Equal(alone.State.Tracks, through.State.Tracks);
+            Assert.Equal(alone.Raised, through.Raised);
+            Assert.Equal(fresh.Noise, reused.Noise);
+            (x, y) = (through.State, alone.State);
+        }
+        Assert.Equal(before, kept.Recent);
+    }
+
     [Theory]
     [InlineData(200, 180)]
     [InlineData(120, 110)]
