@@ -39,6 +39,11 @@ public class AnalysisBenchmarks
     [Params("one-by-one", "batched")]
     public string Mode { get; set; } = "batched";
 
+    /// <summary><c>kept</c>: series states stay in memory between analyses (the default); <c>none</c>: every update
+    /// decodes its state and estimates the noise afresh (<c>Background:AnalysisCachedSeries</c> = 0), the baseline.</summary>
+    [Params("kept", "none")]
+    public string States { get; set; } = "kept";
+
     private WebApplicationFactory<Program> _app = null!;
     private RunWriter _writer = null!;
     private NpgsqlDataSource _db = null!;
@@ -59,9 +64,10 @@ public class AnalysisBenchmarks
             Environment.SetEnvironmentVariable("ASPNETCORE_TEST_CONTENTROOT_PERFSERVICE", AppContext.BaseDirectory);
         // The web role only: no consumer of its own competes for the queued runs; each iteration drains the queue itself.
         _app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("ConnectionStrings:Perf", cs)
-            .UseSetting("Background:Roles", "web").UseSetting("Background:AnalysisBatchRuns", Mode == "batched" ? "32" : "1"));
+            .UseSetting("Background:Roles", "web").UseSetting("Background:AnalysisBatchRuns", Mode == "batched" ? "32" : "1")
+            .UseSetting("Background:AnalysisCachedSeries", States == "kept" ? "8192" : "0"));
         _ = _app.Services;
-        _slug = $"analysis-{Results}-{Mode}-{DateTime.UtcNow:HHmmss}";
+        _slug = $"analysis-{Results}-{Mode}-{States}-{DateTime.UtcNow:HHmmss}";
         await using (var cmd = _db.CreateCommand($"INSERT INTO projects (slug, name, default_branch, is_public, created_at) VALUES ('{_slug}', 'analysis', 'main', true, now()) RETURNING id"))
             _projectId = (long)(await cmd.ExecuteScalarAsync())!;
         await using (var cmd = _db.CreateCommand("SELECT id FROM profiles WHERE name = 'm1-pro'"))

@@ -17,6 +17,10 @@ public class ComparisonBenchmarks
     private OnlineDetectorState[] _firstDetectorStates = [];
     private double[] _next = [];
     private double[][] _batch = [];
+    private byte[][] _stored = [];
+    private (OnlineDetectorState State, NoiseWindow Window)[] _kept = [];
+    private byte[][] _keptStored = [];
+    private int _step;
 
     [GlobalSetup]
     public void Setup()
@@ -48,6 +52,14 @@ public class ComparisonBenchmarks
             (_states[s], _firstDetectorStates[s]) = (state, first);
             _next[s] = 1000 * Math.Exp(0.03 * Normal(random));
         }
+        _stored = _states.Select(OnlineDetectorStateCodec.Encode).ToArray();
+        _keptStored = new byte[_states.Length][];
+        // A window follows the state it made: one point through a new window (which sorts the differences once).
+        _kept = _states.Select((state, s) =>
+        {
+            var window = new NoiseWindow();
+            return (OnlineDetector.Add(state, _next[s], window: window).State, window);
+        }).ToArray();
         // A batch of analysis brings each series several new points at once (a project's runs arrive faster than they
         // are analysed); the update feeds them one by one through a NoiseWindow.
         _batch = Enumerable.Range(0, 100).Select(_ => Samples(1000, 50)).ToArray();
@@ -70,6 +82,37 @@ public class ComparisonBenchmarks
     {
         var raised = 0;
         for (var s = 0; s < _firstDetectorStates.Length; s++) raised += OnlineDetector.Add(_firstDetectorStates[s], _next[s], ChangePointOptions.Legacy).Raised.Count;
+        return raised;
+    }
+
+    /// <summary>1,000 series given one point each, every state decoded from its stored bytes and its noise estimated
+    /// afresh: an analysis of a run whose series states are not kept in memory (the baseline of the next one).</summary>
+    [Benchmark]
+    public int AdvanceDecodedStatesOf1000Series()
+    {
+        var raised = 0;
+        for (var s = 0; s < _stored.Length; s++)
+        {
+            var update = OnlineDetector.Add(OnlineDetectorStateCodec.Decode(_stored[s]), _next[(s + _step) % _next.Length]);
+            (_stored[s], raised) = (OnlineDetectorStateCodec.Encode(update.State), raised + update.Raised.Count);
+        }
+        _step++;
+        return raised;
+    }
+
+    /// <summary>The same points through the states and noise windows kept in memory (SeriesStateCache): no decoding,
+    /// and the noise estimate moved by one point.</summary>
+    [Benchmark]
+    public int AdvanceKeptStatesOf1000Series()
+    {
+        var raised = 0;
+        for (var s = 0; s < _kept.Length; s++)
+        {
+            var update = OnlineDetector.Add(_kept[s].State, _next[(s + _step) % _next.Length], window: _kept[s].Window);
+            _kept[s] = (update.State, _kept[s].Window);
+            (_keptStored[s], raised) = (OnlineDetectorStateCodec.Encode(update.State), raised + update.Raised.Count);
+        }
+        _step++;
         return raised;
     }
 

@@ -6,6 +6,7 @@ public static class AnalysisSetup
     {
         builder.Services.AddSingleton<SeriesReader>();
         builder.Services.AddSingleton<HistoryBaselineReader>();
+        builder.Services.AddSingleton<SeriesStateCache>();
         builder.Services.AddScoped<TargetChecker>();
         builder.Services.AddScoped<ChangePointUpdater>();
         builder.Services.AddScoped<AnalysisBatch>();

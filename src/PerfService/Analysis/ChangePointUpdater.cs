@@ -28,6 +28,7 @@ public sealed partial class ChangePointUpdater(
     Bisector bisector,
     IOptions<BackgroundOptions> options,
     AnalysisYield yielding,
+    SeriesStateCache cache,
     Profiling.ProfilingJobs profiling,
     ILogger<ChangePointUpdater> logger
 )
@@ -73,7 +74,8 @@ public sealed partial class ChangePointUpdater(
     /// out of commit order and makes its series replay. Returns whether a bisection job was queued (notify after the
     /// commit).
     /// Under load, per-series round trips (a whole-series read per late series, an alert query per replay, one UPDATE
-    /// per state) made analysis the bottleneck.
+    /// per state) made analysis the bottleneck. A state this process wrote last, and whose stored bytes are unchanged,
+    /// is taken from memory with its noise window (<see cref="SeriesStateCache"/>) instead of decoded.
     /// </summary>
     public async Task<bool> UpdateInTransactionAsync(
         IReadOnlyList<SeriesId> ids,
@@ -147,10 +149,11 @@ public sealed partial class ChangePointUpdater(
             project.IncludeProfileMismatch
         );
         var threads = yielding.Threads(options.Value.AnalysisThreadCount, options.Value.AnalysisThreadCountBehind);
-        var states = keys.ToDictionary(
+        var taken = keys.ToDictionary(
             k => (k.BenchmarkId, k.MeasureId),
-            k => ReadState(rows[(k.BenchmarkId, k.MeasureId)])
+            k => TakeState(rows[(k.BenchmarkId, k.MeasureId)])
         );
+        var states = taken.ToDictionary(t => t.Key, t => t.Value.State);
         var windows = new Dictionary<(long, long), SeriesWindow>();
         foreach (var key in fed.Select(k => (k.BenchmarkId, k.MeasureId)))
             if (
@@ -220,7 +223,15 @@ public sealed partial class ChangePointUpdater(
             i =>
             {
                 var key = (keys[i].BenchmarkId, keys[i].MeasureId);
-                decided[i] = Feed(keys[i], rows[key], states[key], checkpoints, window[i], arrivals[key]);
+                decided[i] = Feed(
+                    keys[i],
+                    rows[key],
+                    states[key],
+                    checkpoints,
+                    window[i],
+                    arrivals[key],
+                    taken[key].Window
+                );
             }
         );
         DetectorTime += Stopwatch.GetElapsedTime(feeding);
@@ -268,7 +279,8 @@ public sealed partial class ChangePointUpdater(
                     states[key],
                     checkpoints,
                     await ReadWholeAsync(id, project, including, ct),
-                    arrivals[key]
+                    arrivals[key],
+                    taken[key].Window
                 )!;
             bisecting |= await ApplyAsync(id, project, result, open, ct);
             if (result.Points.Count > 0)
@@ -278,7 +290,8 @@ public sealed partial class ChangePointUpdater(
                         result.State,
                         result.Points.Last,
                         result.Checkpoints,
-                        result.ReplacesCheckpoints
+                        result.ReplacesCheckpoints,
+                        taken[key].Window
                     )
                 );
         }
@@ -297,16 +310,19 @@ public sealed partial class ChangePointUpdater(
         long LastResultId
     );
 
-    private static OnlineDetectorState ReadState(SeriesState row) =>
-        row.LastResultId == 0 ? OnlineDetectorState.Empty : OnlineDetectorStateCodec.Decode(row.State);
+    // A series never fed has an empty state whatever its row holds.
+    private (OnlineDetectorState State, NoiseWindow? Window) TakeState(SeriesState row) =>
+        cache.Take(row.Id, row.LastResultId == 0 ? [] : row.State);
 
-    /// <summary>A state to write back, with what its feed made of the checkpoints (<see cref="Fed.Stored"/>).</summary>
+    /// <summary>A state to write back, with what its feed made of the checkpoints (<see cref="Fed.Stored"/>), and the
+    /// noise window it was made through, kept with it once written.</summary>
     private sealed record Written(
         long Id,
         OnlineDetectorState State,
         SeriesPoint Last,
         IReadOnlyList<DetectorCheckpoint> Checkpoints,
-        bool Replaces
+        bool Replaces,
+        NoiseWindow? Window
     );
 
     /// <summary>Every state of the update in one statement (they are locked by this transaction). Checkpoints change
@@ -318,6 +334,9 @@ public sealed partial class ChangePointUpdater(
             return;
         var ids = written.Select(w => w.Id).ToArray();
         var state = written.Select(w => OnlineDetectorStateCodec.Encode(w.State)).ToArray();
+        for (var i = 0; i < written.Count; i++)
+            if (written[i].Window is { } window)
+                cache.Put(written[i].Id, state[i], written[i].State, window);
         var at = written.Select(w => w.Last.SeriesAt).ToArray();
         var last = written.Select(w => w.Last.ResultId).ToArray();
         var latest = written
@@ -352,7 +371,8 @@ public sealed partial class ChangePointUpdater(
         OnlineDetectorState state,
         Dictionary<(long, long), IReadOnlyList<DetectorCheckpoint>> checkpoints,
         SeriesWindow points,
-        IEnumerable<long> arriving
+        IEnumerable<long> arriving,
+        NoiseWindow? window
     ) =>
         SeriesFeed.Feed(
             state,
@@ -360,7 +380,8 @@ public sealed partial class ChangePointUpdater(
             checkpoints.GetValueOrDefault((id.BenchmarkId, id.MeasureId)) ?? [],
             points,
             arriving,
-            id.LowerIsBetter
+            id.LowerIsBetter,
+            window
         );
 
     /// <summary>Turns what the detector decided for one series into alerts; returns whether bisection queued a

@@ -43,13 +43,16 @@ public static class SeriesFeed
     /// <param name="lastFed">The result of the last point <paramref name="state"/> fed.</param>
     /// <param name="arriving">The results arriving now: the reads leave out runs not yet analysed, so any of these may
     /// lie before the last point fed.</param>
+    /// <param name="window">A noise window that follows <paramref name="state"/> (<see cref="SeriesStateCache"/>), or a
+    /// new one, to feed every point through; null: a thread's own window for several points, none for fewer.</param>
     public static Fed? Feed(
         OnlineDetectorState state,
         long lastFed,
         IReadOnlyList<DetectorCheckpoint> checkpoints,
         SeriesWindow points,
         IEnumerable<long> arriving,
-        bool lowerIsBetter
+        bool lowerIsBetter,
+        NoiseWindow? window = null
     )
     {
         // A state another detector wrote is never fed on: the series replays once, from the start, with this one.
@@ -72,7 +75,7 @@ public static class SeriesFeed
         var raised = new List<OnlineAlert>();
         var withdrawn = new List<OnlineAlert>();
         // Several new points (a batch that caught up, a replay) carry the noise estimate from one to the next.
-        var window = points.Count - state.Count >= NoiseWindowFrom ? ThreadWindow() : null;
+        window ??= points.Count - state.Count >= NoiseWindowFrom ? ThreadWindow() : null;
         for (var i = state.Count; i < points.Count; i++)
         {
             var update = OnlineDetector.Add(state, points[i].Value, options, window);

@@ -8,30 +8,36 @@ namespace PerfService.IntegrationTests.Analysis;
 
 /// <summary>
 /// A service with the web role only (no analysis consumer of its own): runs wait in the analysis queue, and the test
-/// drains it with the service's consumer, with batching on (32, the detector fed on 4 threads) or off (1, on one thread).
+/// drains it with the service's consumer, with batching on (32, the detector fed on 4 threads) or off (1, on one thread),
+/// and series states kept in memory between analyses or decoded every time.
 /// </summary>
-public class QueuedAnalysisApp(int batchRuns) : PerfServiceApp
+public class QueuedAnalysisApp(int batchRuns, bool keepStates) : PerfServiceApp
 {
     protected override IReadOnlyDictionary<string, string?> Settings => new Dictionary<string, string?>
     {
         ["Background:Roles"] = "web",
         ["Background:AnalysisBatchRuns"] = batchRuns.ToString(System.Globalization.CultureInfo.InvariantCulture),
         ["Background:AnalysisThreads"] = batchRuns == 1 ? "1" : "4",
+        ["Background:AnalysisCachedSeries"] = keepStates ? "8192" : "0",
     };
 
     /// <summary>Analyses every waiting run, oldest first, as one consumer would.</summary>
     public Task AnalyseAllAsync() => Services.GetRequiredService<AnalysisConsumer>().DrainAsync(CancellationToken.None);
 }
 
-public sealed class OneByOneApp() : QueuedAnalysisApp(1);
+/// <summary>The baseline: one run at a time, every series state decoded from the database.</summary>
+public sealed class OneByOneApp() : QueuedAnalysisApp(1, keepStates: false);
 
-public sealed class BatchedApp() : QueuedAnalysisApp(32);
+/// <summary>One run at a time through the states kept in memory: every update a single point through a kept window.</summary>
+public sealed class OneByOneKeptApp() : QueuedAnalysisApp(1, keepStates: true);
+
+public sealed class BatchedApp() : QueuedAnalysisApp(32, keepStates: true);
 
 /// <summary>
 /// Batched analysis (many waiting runs in one transaction, each series updated once for all its new points) must judge
 /// a history exactly as analysing the runs one by one does: the same detector states, the same open change-point
 /// alerts at the same commits, the same target results and target alerts, including when runs arrive out of commit
-/// order (the series then replays).
+/// order (the series then replays). So must analysis through the series states kept in memory.
 /// </summary>
 public class BatchedAnalysisTests : IAsyncLifetime
 {
@@ -42,23 +48,26 @@ public class BatchedAnalysisTests : IAsyncLifetime
     };
     private readonly OneByOneApp _oneByOne = new();
     private readonly BatchedApp _batched = new();
+    private readonly OneByOneKeptApp _oneByOneKept = new();
 
     public async Task InitializeAsync()
     {
         await _oneByOne.InitializeAsync();
         await _batched.InitializeAsync();
+        await _oneByOneKept.InitializeAsync();
     }
 
     public async Task DisposeAsync()
     {
         await ((IAsyncLifetime)_oneByOne).DisposeAsync();
         await ((IAsyncLifetime)_batched).DisposeAsync();
+        await ((IAsyncLifetime)_oneByOneKept).DisposeAsync();
     }
 
     [Fact]
-    public async Task Batched_analysis_gives_the_states_alerts_and_target_results_of_one_by_one_analysis()
+    public async Task Batched_and_kept_state_analysis_give_the_states_alerts_and_target_results_of_one_by_one_analysis()
     {
-        foreach (var app in new QueuedAnalysisApp[] { _oneByOne, _batched })
+        foreach (var app in new QueuedAnalysisApp[] { _oneByOne, _batched, _oneByOneKept })
         {
             await PostHistoryAsync(app);
             Assert.Equal(History().Count, await app.WithDbAsync(db => db.AnalysisQueue.CountAsync()));
@@ -67,14 +76,19 @@ public class BatchedAnalysisTests : IAsyncLifetime
         }
 
         var expected = await SnapshotAsync(_oneByOne);
-        var actual = await SnapshotAsync(_batched);
         // The history holds what the comparison is about: change points on two series, a failing target.
         Assert.Equal(2, expected.OpenAlerts.Count(a => a.StartsWith("ChangePoint", StringComparison.Ordinal)));
         Assert.Equal(2, expected.TargetAlerts.Count);
-        Assert.Equal(expected.States, actual.States);
-        Assert.Equal(expected.OpenAlerts, actual.OpenAlerts);
-        Assert.Equal(expected.TargetAlerts, actual.TargetAlerts);
-        Assert.Equal(expected.TargetResults, actual.TargetResults);
+        foreach (var app in new QueuedAnalysisApp[] { _batched, _oneByOneKept })
+        {
+            var actual = await SnapshotAsync(app);
+            Assert.Equal(expected.States, actual.States);
+            Assert.Equal(expected.OpenAlerts, actual.OpenAlerts);
+            Assert.Equal(expected.TargetAlerts, actual.TargetAlerts);
+            Assert.Equal(expected.TargetResults, actual.TargetResults);
+        }
+        // Each series' state was kept after every update, so every update but a series' first went through memory.
+        Assert.Equal(expected.States.Count, _oneByOneKept.Services.GetRequiredService<SeriesStateCache>().Count);
     }
 
     [Fact]

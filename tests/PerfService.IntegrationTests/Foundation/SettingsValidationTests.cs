@@ -10,6 +10,7 @@ public class SettingsValidationTests(PerfServiceApp app) : IClassFixture<PerfSer
     [InlineData("Background:Workers", "0")]
     [InlineData("Background:AnalysisThreads", "0")]
     [InlineData("Background:YieldUntilWaitingRuns", "-1")]
+    [InlineData("Background:AnalysisCachedSeries", "-1")]
     [InlineData("Schedule:BaselineCron", "daily")]
     [InlineData("Retention:ArtifactDays", "-1")]
     [InlineData("Dashboard:PublicUrl", "perf.example.com")]
@@ -24,7 +25,8 @@ public class SettingsValidationTests(PerfServiceApp app) : IClassFixture<PerfSer
     {
         await using var good = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseTestHost()
             .UseSetting("ConnectionStrings:Perf", app.Database.ConnectionString)
-            .UseSetting("Background:Workers", "1").UseSetting("Schedule:BaselineCron", "30 1 * * *")
+            .UseSetting("Background:Workers", "1").UseSetting("Background:AnalysisCachedSeries", "0")
+            .UseSetting("Schedule:BaselineCron", "30 1 * * *")
             .UseSetting("Retention:ArtifactDays", "0").UseSetting("Dashboard:PublicUrl", "https://perf.example.com"));
         Assert.True((await good.CreateClient().GetAsync("/healthz")).IsSuccessStatusCode);
     }

@@ -20,6 +20,59 @@ public class QuietScreenTests
         Assert.True(QuietScreen.MayFind(y, 160, 197, 0, noise, ChangePointOptions.Default));
     }
 
+    [Fact]
+    public void It_screens_exactly_as_scoring_every_position_one_by_one()
+    {
+        // Steps from invisible to obvious, near the end and further back, over every lower bound and scan range the
+        // online update gives: positions with whole windows are scored several at a time, the others one by one.
+        var (decided, woken) = (0, 0);
+        for (var seed = 0; seed < 60; seed++)
+        {
+            var random = new Random(seed);
+            var factor = 1 + (random.NextDouble() - 0.5) * 0.3;
+            var at = random.Next(100, 200);
+            var v = ChangePointDetectorTests.Series(random, 200, 0.005 + random.NextDouble() * 0.05, (at, factor));
+            var y = v.Select(StepScanner.Log).ToArray();
+            var noise = SeriesNoise.Estimate(y);
+            foreach (var lo in new[] { 0, 37, 95, 150 })
+            foreach (var from in new[] { 100, 140, 160, 190 })
+            {
+                var expected = OneByOne(y, from, 195, lo, noise, ChangePointOptions.Default);
+                Assert.Equal(expected, QuietScreen.MayFind(y, from, 195, lo, noise, ChangePointOptions.Default));
+                (decided, woken) = (decided + 1, woken + (expected ? 1 : 0));
+            }
+        }
+        // Both answers were given many times.
+        Assert.InRange(woken, decided / 10, decided - decided / 10);
+    }
+
+    // The screen as it was written first: every position of every scale, one at a time.
+    private static bool OneByOne(double[] y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
+    {
+        var n = y.Length;
+        if (!noise.IsKnown || n - lo < o.MinBefore + 2)
+            return false;
+        var level = y[(n - Math.Min(31, n - lo))..].Order().ElementAt(Math.Min(31, n - lo) / 2);
+        var clip = 3 * noise.Sigma;
+        var sums = new double[n - lo + 1];
+        for (var t = lo; t < n; t++)
+            sums[t - lo + 1] = sums[t - lo] + Math.Clamp(y[t] - level, -clip, clip);
+        var bar = 0.75 * o.CandidateZThreshold * noise.Sigma;
+        foreach (var scale in o.Scales)
+        {
+            var window = Math.Max(o.MinBefore, scale);
+            for (var t = Math.Max(lo + o.MinBefore, from - Math.Max(1, window / 2)); t <= Math.Min(n - 2, to + Math.Max(1, window / 2)); t++)
+            {
+                int start = Math.Max(lo, t - window), end = Math.Min(n, t + window);
+                int nL = t - start, nR = end - t;
+                var delta = (sums[end - lo] - sums[t - lo]) / nR - (sums[t - lo] - sums[start - lo]) / nL;
+                if (delta * delta >= bar * bar * StepScanner.TrimmedVarianceFactor * noise.StepVariance(nL, nR))
+                    return true;
+            }
+        }
+        return false;
+    }
+
     [Theory]
     [InlineData(1.04, 0.01)]
     [InlineData(1.15, 0.02)]

@@ -48,6 +48,11 @@ public static class PerfTelemetry
         "{series}",
         "Main-branch series fed to change-point detection"
     );
+    private static readonly Counter<long> s_seriesStates = s_meter.CreateCounter<long>(
+        "perfservice.series.states",
+        "{series}",
+        "Series states an analysis took up, by where from: kept in memory, decoded from the database, or new"
+    );
     private static readonly Histogram<double> s_analysisLag = s_meter.CreateHistogram<double>(
         "perfservice.analysis.lag",
         "s",
@@ -134,6 +139,10 @@ public static class PerfTelemetry
         if (seriesUpdated > 0)
             s_seriesUpdated.Add(seriesUpdated);
     }
+
+    /// <param name="source">"memory" (this process still held it), "database" (decoded) or "new" (never fed).</param>
+    public static void SeriesStateTaken(string source) =>
+        s_seriesStates.Add(1, new KeyValuePair<string, object?>("source", source));
 
     public static void JobClaimed(string profile, TimeSpan waited) =>
         s_claimWait.Record(Math.Max(0, waited.TotalSeconds), new KeyValuePair<string, object?>("profile", profile));
