@@ -31,14 +31,18 @@ public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoR
             var changePoints = alerts.Where(a => string.Equals((string?)a!["kind"], "ChangePoint", StringComparison.OrdinalIgnoreCase)
                                                  && ((string?)a["summary"] ?? "").Contains(scenario.MainSlowedBenchmark)).ToList();
             var found = changePoints.Where(a => (string?)a!["toCommit"] == planted).ToList();
-            var on = found.Select(f => (string?)f!["profile"] ?? "").Distinct().Order(StringComparer.Ordinal).ToList();
+            var at = found.Select(f => (string?)f!["profile"] ?? "").Distinct().Order(StringComparer.Ordinal).ToList();
+            var nearAll = (await AsNearAsKeptAsync(changePoints.Except(found), ct)).Where(n => !at.Contains(n.Profile)).ToList();
+            var near = nearAll.DistinctBy(n => n.Profile).ToList();
+            var on = at.Concat(near.Select(n => n.Profile)).Order(StringComparer.Ordinal).ToList();
             var missing = scenario.Profiles.Except(on).ToList();
             var (settled, analysis) = await AnalysisAsync(ct);
             var runs = await HistoryRunsAsync(ct);
             var what = $"change point at {planted[..10]} (commit {scenario.PlantedAt + 1} of main, planted {scenario.MainSlowedBenchmark}* +{scenario.MainSlowdownPercent}%): " +
-                (on.Count > 0 ? $"alerted {found.Count} times, on {string.Join(", ", on)}" : "NOT found") +
+                (on.Count == 0 ? "NOT found" : at.Count > 0 ? $"alerted {found.Count} times, on {string.Join(", ", at)}" : "alerted") +
+                string.Concat(near.Select(n => $"; {n.Text}")) +
                 (on.Count > 0 && missing.Count > 0 ? $"; not on {string.Join(", ", missing)}" : "") +
-                Elsewhere(changePoints.Except(found).ToList()) +
+                Elsewhere(changePoints.Except(found).Except(nearAll.Select(n => n.Alert)).ToList()) +
                 (on.Count == 0 ? " (the summary below measures the noise it had to beat from the points the detector reads; it needs 10 before a change)" : "");
             return new Look(missing.Count == 0, settled, what,
                 $"not yet on {string.Join(", ", missing)}{(on.Count > 0 ? $" (found on {string.Join(", ", on)})" : "")}; {runs} runs on main stored, {analysis}",

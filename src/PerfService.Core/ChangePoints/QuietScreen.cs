@@ -40,31 +40,47 @@ internal static class QuietScreen
         for (var t = lo; t < n; t++)
             sums[t - lo + 1] = sums[t - lo] + Math.Clamp(y[t] - level, -clip, clip);
         var bar = Fraction * o.CandidateZThreshold * noise.Sigma;
+        var variances = noise.Variances();
         foreach (var scale in o.Scales)
         {
             var window = Math.Max(o.MinBefore, scale);
             var first = Math.Max(lo + o.MinBefore, from - Math.Max(1, window / 2));
             var last = Math.Min(n - 2, to + Math.Max(1, window / 2));
             // Inside, both windows are whole (window points a side): one variance serves every position there, and
-            // they are scored several at a time. Near the ends the windows shrink, one length at each position.
+            // they are scored several at a time. Past it, near the newest point, the left window is whole and the
+            // right one shrinks, one length at each position: scored several at a time too. Near the left bound the
+            // windows shrink in other ways, one position at a time.
             var inside = Math.Max(first, lo + window);
             var insideLast = Math.Min(last, n - window);
             if (inside > insideLast)
                 (inside, insideLast) = (last + 1, last);
+            var scored = new Scored(sums, lo, n, window, bar, variances);
             if (
-                AnyAt(sums, lo, n, first, Math.Min(last, inside - 1), window, bar, noise)
-                || AnyAt(sums, lo, n, insideLast + 1, last, window, bar, noise)
-                || AnyInside(
-                    sums,
-                    inside - lo,
-                    insideLast - lo,
-                    window,
-                    Threshold(bar, noise.StepVariance(window, window))
-                )
+                AnyAt(scored, first, Math.Min(last, inside - 1))
+                || AnyBeforeEnd(scored, insideLast + 1, last)
+                || AnyInside(sums, inside - lo, insideLast - lo, window, Threshold(bar, variances.Of(window, window)))
             )
                 return true;
         }
         return false;
+    }
+
+    // One scale's scoring: the clipped prefix sums from lo to n, the window a side, the bar and the series' variances.
+    private readonly ref struct Scored(
+        ReadOnlySpan<double> sums,
+        int lo,
+        int n,
+        int window,
+        double bar,
+        SeriesNoise.StepVariances variances
+    )
+    {
+        public ReadOnlySpan<double> Sums { get; } = sums;
+        public int Lo { get; } = lo;
+        public int N { get; } = n;
+        public int Window { get; } = window;
+        public double Bar { get; } = bar;
+        public SeriesNoise.StepVariances Variances { get; } = variances;
     }
 
     // What a position's squared difference of clipped means must reach, for windows whose step variance is given.
@@ -72,17 +88,10 @@ internal static class QuietScreen
         bar * bar * StepScanner.TrimmedVarianceFactor * variance;
 
     // Positions first..last, each with the windows that fit between lo and n.
-    private static bool AnyAt(
-        ReadOnlySpan<double> sums,
-        int lo,
-        int n,
-        int first,
-        int last,
-        int window,
-        double bar,
-        SeriesNoise noise
-    )
+    private static bool AnyAt(in Scored s, int first, int last)
     {
+        var sums = s.Sums;
+        var (lo, n, window) = (s.Lo, s.N, s.Window);
         for (var t = first; t <= last; t++)
         {
             int start = Math.Max(lo, t - window),
@@ -90,10 +99,44 @@ internal static class QuietScreen
             int nL = t - start,
                 nR = end - t;
             var delta = (sums[end - lo] - sums[t - lo]) / nR - (sums[t - lo] - sums[start - lo]) / nL;
-            if (delta * delta >= Threshold(bar, noise.StepVariance(nL, nR)))
+            if (delta * delta >= Threshold(s.Bar, s.Variances.Of(nL, nR)))
                 return true;
         }
         return false;
+    }
+
+    // Positions first..last whose left window is whole and whose right one runs to the newest point (n − t of them):
+    // AnyAt's operations lane by lane, with each position's own right length and bar, so every score is the same to
+    // the bit. The positions that do not fill a vector are AnyAt's.
+    private static bool AnyBeforeEnd(in Scored s, int first, int last)
+    {
+        var sums = s.Sums;
+        var (lo, n, window) = (s.Lo, s.N, s.Window);
+        var whole = Vector.IsHardwareAccelerated ? Math.Max(0, last - first + 1) / Vector<double>.Count : 0;
+        if (whole > 0)
+        {
+            var count = whole * Vector<double>.Count;
+            Span<double> thresholds = stackalloc double[count];
+            Span<double> rights = stackalloc double[count];
+            for (var i = 0; i < count; i++)
+            {
+                var nR = n - (first + i);
+                (rights[i], thresholds[i]) = (nR, Threshold(s.Bar, s.Variances.Of(window, nR)));
+            }
+            var (w, total) = (new Vector<double>(window), new Vector<double>(sums[n - lo]));
+            for (var i = 0; i < count; i += Vector<double>.Count)
+            {
+                var t = first + i - lo;
+                var at = new Vector<double>(sums[t..]);
+                var delta =
+                    (total - at) / new Vector<double>(rights[i..])
+                    - (at - new Vector<double>(sums[(t - window)..])) / w;
+                if (Vector.GreaterThanOrEqualAny(delta * delta, new Vector<double>(thresholds[i..])))
+                    return true;
+            }
+            first += count;
+        }
+        return AnyAt(s, first, last);
     }
 
     // Positions first..last of the prefix sums, each with whole windows: the same operations as AnyAt's, lane by lane,

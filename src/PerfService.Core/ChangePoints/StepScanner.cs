@@ -1,3 +1,5 @@
+using PerfService.Core.Comparison;
+
 namespace PerfService.Core.ChangePoints;
 
 /// <summary>A tested step at <see cref="Index"/> (local to the scanned span): log-level before and after,
@@ -509,9 +511,12 @@ internal static class StepScanner
         var left = new SortedWindow(window);
         var right = new SortedWindow(window);
         int ls = Math.Max(lo, first - window),
-            le = ls,
+            le = first,
             rs = first,
-            re = first;
+            re = Math.Min(n, first + window);
+        // The first position's windows are filled at once: a sort instead of a search and a move per value.
+        left.Fill(y[ls..le]);
+        right.Fill(y[rs..re]);
         int cachedL = -1,
             cachedR = -1;
         var variance = 0.0; // most positions have full windows on both sides: one variance serves them all
@@ -519,10 +524,15 @@ internal static class StepScanner
         {
             int newLs = Math.Max(lo, t - window),
                 newRe = Math.Min(n, t + window);
+            // A full window slides by one: one value leaves as one enters.
+            for (; ls < newLs && le < t; ls++, le++)
+                left.Replace(y[ls], y[le]);
             while (ls < newLs)
                 left.Remove(y[ls++]);
             while (le < t)
                 left.Add(y[le++]);
+            for (; rs < t && re < newRe; rs++, re++)
+                right.Replace(y[rs], y[re]);
             while (rs < t)
                 right.Remove(y[rs++]);
             while (re < newRe)
@@ -590,7 +600,7 @@ internal static class StepScanner
     {
         var s = scratch[..values.Length];
         values.CopyTo(s);
-        s.Sort();
+        StatMath.Select(s, s.Length / 2); // the same value a sort puts there, in linear time
         var median = s[s.Length / 2];
         double sum = 0;
         foreach (var v in values)

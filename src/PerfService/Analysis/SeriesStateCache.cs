@@ -16,15 +16,25 @@ namespace PerfService.Analysis;
 /// only truth and a cached state decides exactly as its decoded bytes would.
 /// An entry is taken out while its series is fed (the row lock already keeps updates of one series apart) and put
 /// back once its new state is encoded, so no two threads ever share a window.
+/// The kept bytes are copied into buffers that are used again, not kept as the arrays written: each of those would
+/// live from one update of its series to the next, long enough to be copied up through the collector's generations
+/// and short enough to die there, which is what a generational collector does worst (tens of MB a second under load).
 /// </summary>
 public sealed class SeriesStateCache(IOptions<BackgroundOptions> options)
 {
     private readonly ConcurrentDictionary<long, Entry> _entries = new();
     private readonly int _capacity = options.Value.AnalysisCachedSeries;
     private readonly Lock _trimming = new();
+    private readonly ConcurrentQueue<byte[]> _spare = new();
     private int _count;
 
-    private sealed record Entry(byte[] Stored, OnlineDetectorState State, NoiseWindow Window);
+    // Enough for the entries of the batches being fed at once; a buffer past it is left to the collector.
+    private const int MostSpare = 4096;
+
+    private sealed record Entry(byte[] Buffer, int Length, OnlineDetectorState State, NoiseWindow Window)
+    {
+        public ReadOnlySpan<byte> Stored => Buffer.AsSpan(0, Length);
+    }
 
     /// <summary>Series held now.</summary>
     public int Count => Volatile.Read(ref _count);
@@ -37,7 +47,9 @@ public sealed class SeriesStateCache(IOptions<BackgroundOptions> options)
         if (_entries.TryRemove(id, out var entry))
         {
             Interlocked.Decrement(ref _count);
-            if (entry.Stored.AsSpan().SequenceEqual(stored))
+            var same = entry.Stored.SequenceEqual(stored);
+            Spare(entry.Buffer);
+            if (same)
             {
                 PerfTelemetry.SeriesStateTaken("memory");
                 return (entry.State, entry.Window);
@@ -55,13 +67,25 @@ public sealed class SeriesStateCache(IOptions<BackgroundOptions> options)
     {
         if (_capacity == 0)
             return;
-        if (_entries.TryAdd(id, new Entry(stored, state, window)))
+        if (!_spare.TryDequeue(out var buffer) || buffer.Length < stored.Length)
+            buffer = new byte[stored.Length + stored.Length / 8]; // room for a few more tracks next time
+        stored.CopyTo(buffer, 0);
+        var entry = new Entry(buffer, stored.Length, state, window);
+        if (_entries.TryAdd(id, entry))
         {
             if (Interlocked.Increment(ref _count) > _capacity)
                 Trim();
         }
+        else if (_entries.TryGetValue(id, out var replaced) && _entries.TryUpdate(id, entry, replaced))
+            Spare(replaced.Buffer);
         else
-            _entries[id] = new Entry(stored, state, window);
+            _entries[id] = entry;
+    }
+
+    private void Spare(byte[] buffer)
+    {
+        if (_spare.Count < MostSpare)
+            _spare.Enqueue(buffer);
     }
 
     // Which series go does not matter for correctness (a dropped one is decoded from its bytes next time); dropping

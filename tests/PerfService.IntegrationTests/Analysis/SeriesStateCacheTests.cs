@@ -123,6 +123,34 @@ public class SeriesStateCacheTests
     }
 
     [Fact]
+    public void It_keeps_a_copy_of_the_bytes_written_in_buffers_it_uses_again()
+    {
+        var cache = Cache(8192);
+        var state = OnlineDetectorState.Empty;
+        var (_, window) = cache.Take(7, []);
+        for (var i = 0; i < 60; i++)
+        {
+            state = OnlineDetector.Add(state, Series[i].Value, window: window).State;
+            var written = OnlineDetectorStateCodec.Encode(state);
+            cache.Put(7, written, state, window!);
+            var stored = written.ToArray();
+            // What the writer does with its array afterwards changes nothing kept.
+            Array.Clear(written);
+            var (taken, follows) = cache.Take(7, stored);
+            Assert.Same(state, taken);
+            Assert.Same(window, follows);
+        }
+        // A buffer given back and used again for shorter bytes holds just those.
+        var early = Feed1(Cache(0), OnlineDetectorState.Empty, 10).State;
+        var (shorter, longer) = (OnlineDetectorStateCodec.Encode(early), OnlineDetectorStateCodec.Encode(state));
+        Assert.True(shorter.Length < longer.Length);
+        cache.Put(7, longer, state, window!);
+        cache.Take(7, longer);
+        cache.Put(7, shorter, early, new NoiseWindow());
+        Assert.Same(early, cache.Take(7, shorter).State);
+    }
+
+    [Fact]
     public void Past_its_capacity_it_drops_series_and_a_dropped_one_is_decoded()
     {
         var cache = Cache(16);

@@ -185,4 +185,71 @@ public class NoiseWindowTests
         Assert.Equal((2 + 2 + 3 + 4) / 4.0, window.TrimmedMean(0.2), 12);
         Assert.Throws<InvalidOperationException>(() => window.Remove(2.5));
     }
+
+    [Fact]
+    public void A_sorted_window_filled_and_slid_by_replacement_holds_the_values_a_sort_gives_at_every_step()
+    {
+        // Coarse values so that ties are common: the searches must land on the first of equal values.
+        var random = new Random(7);
+        var values = Enumerable.Range(0, 600).Select(_ => Math.Round(random.NextDouble() * 20) / 4).ToArray();
+        foreach (var width in new[] { 1, 2, 3, 10, 31, 90 })
+        {
+            // Filled at once or one value at a time, it holds the same.
+            var window = new SortedWindow(width);
+            if (width % 2 == 0)
+                window.Fill(values[..width]);
+            else
+                for (var i = 0; i < width; i++)
+                    window.Add(values[i]);
+            Assert.Equal(values[..width].Order().ToArray(), window.Values.ToArray());
+            for (var i = width; i < values.Length; i++)
+            {
+                window.Replace(values[i - width], values[i]);
+                var expected = values[(i - width + 1)..(i + 1)].Order().ToArray();
+                Assert.Equal(expected, window.Values.ToArray());
+            }
+            Assert.Throws<InvalidOperationException>(() => window.Replace(99, 1));
+        }
+    }
+
+    [Fact]
+    public void The_noise_fit_chooses_the_phi_and_sigma_that_scoring_the_grid_one_phi_at_a_time_chooses()
+    {
+        // Ratios from white noise to strong autocorrelation and beyond the model, for 1 to 4 lags, and exact ties.
+        var random = new Random(11);
+        for (var i = 0; i < 4000; i++)
+        {
+            var lags = 1 + i % 4;
+            var scales = new double[lags + 1];
+            scales[1] = i % 97 == 0 ? 0 : 0.001 + random.NextDouble() * 0.1;
+            for (var k = 2; k <= lags; k++)
+                scales[k] = i % 13 == 0 ? scales[1] : scales[1] * Math.Sqrt(k * (0.2 + random.NextDouble() * 1.2));
+            Assert.Equal(OnePhiAtATime(scales), SeriesNoise.Fit(scales));
+        }
+    }
+
+    // The fit as it was written first.
+    private static SeriesNoise OnePhiAtATime(double[] scales)
+    {
+        var s1 = scales[1];
+        if (s1 <= 0)
+            return new SeriesNoise(SeriesNoise.SigmaFloor, 0);
+        var (phi, bestError) = (0.0, double.PositiveInfinity);
+        for (var candidate = 0.0; candidate <= SeriesNoise.MaxPhi + 1e-9; candidate += 0.01)
+        {
+            double error = 0,
+                power = candidate,
+                sum = 1;
+            for (var k = 2; k < scales.Length; k++)
+            {
+                sum += power;
+                power *= candidate;
+                var e = scales[k] * scales[k] / (s1 * s1) - sum;
+                error += e * e;
+            }
+            if (error < bestError)
+                (bestError, phi) = (error, candidate);
+        }
+        return new SeriesNoise(Math.Max(SeriesNoise.SigmaFloor, s1 / Math.Sqrt(2 * (1 - phi))), phi);
+    }
 }

@@ -46,6 +46,48 @@ public class QuietScreenTests
         Assert.InRange(woken, decided / 10, decided - decided / 10);
     }
 
+    [Fact]
+    public void It_screens_exactly_as_scoring_every_position_one_by_one_at_the_edge_of_waking()
+    {
+        // A step over the last k points (k < 10 puts the deciding position where the right window shrinks, larger k
+        // where both windows are whole), sized by bisection to the two neighbouring step sizes between which the
+        // one-by-one screen wakes: any score computed differently, even in its last bits, answers one of them wrongly.
+        // An earlier end of the scan range leaves right-edge runs that are not a whole number of vectors.
+        var checkedEdges = 0;
+        for (var seed = 0; seed < 72; seed++)
+        {
+            var random = new Random(seed);
+            var y0 = ChangePointDetectorTests.Series(random, 200, 0.005 + random.NextDouble() * 0.05)
+                .Select(StepScanner.Log).ToArray();
+            var noise = SeriesNoise.Estimate(y0);
+            var to = seed % 4 == 1 ? 170 : 195;
+            // Ending at 170, a step over the last 15–17 points is decided in the last positions of the 30-point scale.
+            var (k, lo, from) = (to == 170 ? 15 + seed % 3 : 1 + seed % 24, seed % 3 == 0 ? 37 : 0, seed % 2 == 0 ? 160 : 190);
+            double[] Stepped(double step)
+            {
+                var y = (double[])y0.Clone();
+                for (var i = y.Length - k; i < y.Length; i++)
+                    y[i] += step;
+                return y;
+            }
+            bool Reference(double step) => OneByOne(Stepped(step), from, to, lo, noise, ChangePointOptions.Default);
+            var (quiet, woken) = (0.0, 1.0);
+            if (Reference(quiet) || !Reference(woken))
+                continue;
+            for (var i = 0; i < 200 && BitConverter.DoubleToInt64Bits(woken) - BitConverter.DoubleToInt64Bits(quiet) > 1; i++)
+            {
+                var middle = (quiet + woken) / 2;
+                if (middle <= quiet || middle >= woken)
+                    break;
+                if (Reference(middle)) woken = middle; else quiet = middle;
+            }
+            Assert.False(QuietScreen.MayFind(Stepped(quiet), from, to, lo, noise, ChangePointOptions.Default));
+            Assert.True(QuietScreen.MayFind(Stepped(woken), from, to, lo, noise, ChangePointOptions.Default));
+            checkedEdges++;
+        }
+        Assert.True(checkedEdges >= 60, $"only {checkedEdges} series had an edge to check");
+    }
+
     // The screen as it was written first: every position of every scale, one at a time.
     private static bool OneByOne(double[] y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
     {
