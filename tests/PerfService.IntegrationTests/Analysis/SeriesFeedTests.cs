@@ -10,13 +10,8 @@ namespace PerfService.IntegrationTests.Analysis;
 /// </summary>
 public class SeriesFeedTests
 {
-    private static readonly DateTimeOffset Start = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
-
     // 100 commits of a series with 2 % noise and a +30 % step at commit 80.
-    private static readonly SeriesPoint[] Series = Enumerable
-        .Range(0, 100)
-        .Select(i => new SeriesPoint(1000 + i, 2000 + i, $"c{i:000}", Start.AddHours(i), Value(i)))
-        .ToArray();
+    private static readonly SeriesPoint[] Series = HourlySeries.Of(100, Value, firstRun: 2000);
 
     private static double Value(int i)
     {

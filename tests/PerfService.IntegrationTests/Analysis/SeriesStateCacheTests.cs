@@ -11,14 +11,9 @@ namespace PerfService.IntegrationTests.Analysis;
 /// </summary>
 public class SeriesStateCacheTests
 {
-    private static readonly DateTimeOffset Start = new(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
-
     // 420 commits (past the 200 kept values, so the window drops as it adds): 3 % noise, outliers both ways, a +25 %
     // step at 150 and a −20 % one at 330.
-    private static readonly SeriesPoint[] Series = Enumerable
-        .Range(0, 420)
-        .Select(i => new SeriesPoint(1000 + i, 5000 + i, $"c{i:000}", Start.AddHours(i), Value(i)))
-        .ToArray();
+    private static readonly SeriesPoint[] Series = HourlySeries.Of(420, Value, firstRun: 5000);
 
     private static double Value(int i)
     {
