@@ -86,10 +86,20 @@ internal static class StepScanner
         return new Step(tau, z, delta, before, after, nL, nR);
     }
 
-    public static bool Passes(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o, double bar)
+    /// <param name="onSegment">False for a first-stage candidate, whose left window is only its scale's: whether a
+    /// young step has a settled old level (<see cref="YoungMinBefore"/> points) is then left to the confirmation, which
+    /// sees the whole segment back to the neighbouring candidate.</param>
+    public static bool Passes(
+        ReadOnlySpan<double> y,
+        in Step s,
+        SeriesNoise noise,
+        ChangePointOptions o,
+        double bar,
+        bool onSegment = true
+    )
     {
         var minEffect = Math.Max(Math.Log(1 + o.MinEffect), o.NoiseMultiplier * noise.Sigma);
-        if (Math.Abs(s.Z) < bar || Math.Abs(s.Delta) < minEffect || !YoungPointsBeyond(y, s, noise, o))
+        if (Math.Abs(s.Z) < bar || Math.Abs(s.Delta) < minEffect || !YoungPointsBeyond(y, s, noise, o, onSegment))
             return false;
         var (trendDelta, trendZ) = DriftAdjusted(y, s, noise);
         return Math.Sign(trendDelta) == Math.Sign(s.Delta)
@@ -104,15 +114,24 @@ internal static class StepScanner
     private const double YoungOverlap = 0.02;
 
     // The fast path also needs a settled old level: on a short history a streak of a rare mode looks like a step.
+    // Judged on the confirmation's segment only: at the 10-point scale a young step's left window never holds this
+    // many, and at the longer scales a change a few dozen points earlier mixes into it and hides the young step's peak,
+    // so a 36% step 31 points after another waited five points instead of three.
     private const int YoungMinBefore = 25;
 
     public static bool IsYoung(in Step s) => s.NAfter < YoungAfter;
 
-    private static bool YoungPointsBeyond(ReadOnlySpan<double> y, in Step s, SeriesNoise noise, ChangePointOptions o)
+    private static bool YoungPointsBeyond(
+        ReadOnlySpan<double> y,
+        in Step s,
+        SeriesNoise noise,
+        ChangePointOptions o,
+        bool onSegment
+    )
     {
         if (!IsYoung(s))
             return true;
-        if (s.NBefore < YoungMinBefore)
+        if (onSegment && s.NBefore < YoungMinBefore)
             return false;
         var sign = Math.Sign(s.Delta);
         var weakest = double.PositiveInfinity;
@@ -560,7 +579,7 @@ internal static class StepScanner
             if (at < from || at > to)
                 continue;
             var s = Evaluate(y, at, lo, n, noise, o, scratch, -1, window);
-            if (Passes(y, s, noise, o, o.CandidateZThreshold))
+            if (Passes(y, s, noise, o, o.CandidateZThreshold, onSegment: false))
                 candidates.Add(s);
         }
     }

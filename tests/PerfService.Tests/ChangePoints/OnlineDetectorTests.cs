@@ -66,6 +66,21 @@ public class OnlineDetectorTests
     }
 
     [Fact]
+    public void A_young_step_a_few_dozen_points_after_another_still_takes_the_fast_path()
+    {
+        // 79% down, then 36% down 31 points later. At the 30- and 90-point scales the first change mixes into the
+        // second one's windows and hides its peak; at the 10-point scale its left window is too short to show a settled
+        // old level, which the confirmation judges on the segment since the first change instead.
+        for (var seed = 0; seed < 5; seed++)
+        {
+            var v = ChangePointDetectorTests.Series(new Random(seed), 140, 0.02, (70, 0.21), (101, 0.64));
+            var alert = Assert.Single(OnlineDetector.Replay(v), a => a.Index == 101);
+            Assert.Equal(ChangeDirection.Improvement, alert.Direction);
+            Assert.InRange(alert.DetectedAt - alert.Index, 2, 3);
+        }
+    }
+
+    [Fact]
     public void A_fix_is_a_second_alert_that_reverts_the_first()
     {
         var v = ChangePointDetectorTests.Series(new Random(4), 200, 0.01, (100, 1.2), (140, 1 / 1.2));

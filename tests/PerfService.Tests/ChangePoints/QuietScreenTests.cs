@@ -1,4 +1,5 @@
 using PerfService.Core.ChangePoints;
+using PerfService.ChangePointEval;
 
 namespace PerfService.Tests.ChangePoints;
 
@@ -88,13 +89,39 @@ public class QuietScreenTests
         Assert.True(checkedEdges >= 60, $"only {checkedEdges} series had an edge to check");
     }
 
-    // The screen as it was written first: every position of every scale, one at a time.
-    private static bool OneByOne(double[] y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o)
+    [Fact]
+    public void A_step_that_has_just_landed_on_an_autocorrelated_series_wakes_the_scan()
+    {
+        // A series of the evaluation corpus (calibration seed 20261125): AR noise with random-walk wander, quantised,
+        // then 74% down at point 95. Its noise reads as σ 1.8% and φ 0.9. Clipped at three deviations around a level
+        // that sits off the points just before the step, the three new points' mean stays under the screen's bar; all
+        // three lying far beyond the level before them wake the scan, and the fast path alerts on the third.
+        var series = CorpusGenerator.Generate(400, 20261125).Single(s => s.Id == "s0198");
+        Assert.Equal(95, series.Changes[0].Index);
+        var v = series.Values[..98];
+        var y = v.Select(StepScanner.Log).ToArray();
+        var noise = SeriesNoise.Estimate(y);
+        Assert.InRange(noise.Phi, 0.85, 0.91);
+        Assert.False(OneByOne(y, 58, 95, 0, noise, ChangePointOptions.Default, youngStreak: false));
+        Assert.True(QuietScreen.MayFind(y, 58, 95, 0, noise, ChangePointOptions.Default));
+        var alert = Assert.Single(OnlineDetector.Replay(v));
+        Assert.Equal((95, 97), (alert.Index, alert.DetectedAt));
+    }
+
+    // The screen as it was written first: every position of every scale, one at a time; the newest points' streak
+    // apart (youngStreak).
+    private static bool OneByOne(
+        double[] y, int from, int to, int lo, SeriesNoise noise, ChangePointOptions o, bool youngStreak = true)
     {
         var n = y.Length;
         if (!noise.IsKnown || n - lo < o.MinBefore + 2)
             return false;
-        var level = y[(n - Math.Min(31, n - lo))..].Order().ElementAt(Math.Min(31, n - lo) / 2);
+        var streak = Math.Min(Math.Max(2, o.MinAfter), n - lo - 1);
+        var span = Math.Min(31, n - lo - streak);
+        var level = y[(n - streak - span)..(n - streak)].Order().ElementAt(span / 2);
+        var beyond = o.FastBeyond * noise.Sigma;
+        if (youngStreak && (y[(n - streak)..].All(v => v - level >= beyond) || y[(n - streak)..].All(v => level - v >= beyond)))
+            return true;
         var clip = 3 * noise.Sigma;
         var sums = new double[n - lo + 1];
         for (var t = lo; t < n; t++)
