@@ -48,9 +48,9 @@ internal static class QuietScreen
             sums[t - lo + 1] = sums[t - lo] + Math.Clamp(y[t] - level, -clip, clip);
         var bar = Fraction * o.CandidateZThreshold * noise.Sigma;
         var variances = noise.Variances();
-        foreach (var scale in o.Scales)
+        for (var i = 0; i < o.Scales.Count; i++) // a foreach would box an enumerator at every update
         {
-            var window = Math.Max(o.MinBefore, scale);
+            var window = Math.Max(o.MinBefore, o.Scales[i]);
             var first = Math.Max(lo + o.MinBefore, from - Math.Max(1, window / 2));
             var last = Math.Min(n - 2, to + Math.Max(1, window / 2));
             // Inside, both windows are whole (window points a side): one variance serves every position there, and

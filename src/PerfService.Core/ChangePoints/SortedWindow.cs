@@ -13,6 +13,16 @@ internal sealed class SortedWindow(int capacity)
 
     public int Count { get; private set; }
 
+    /// <summary>An empty window of at least <paramref name="capacity"/> values: <paramref name="kept"/>, or a new one
+    /// kept there when it is missing or too small.</summary>
+    public static SortedWindow Kept(ref SortedWindow? kept, int capacity)
+    {
+        if (kept is null || kept._items.Length < capacity)
+            kept = new SortedWindow(capacity);
+        kept.Clear();
+        return kept;
+    }
+
     /// <summary>The values, in order.</summary>
     public ReadOnlySpan<double> Values => _items.AsSpan(0, Count);
 

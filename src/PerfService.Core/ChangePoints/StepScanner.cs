@@ -223,7 +223,12 @@ internal static class StepScanner
         to = Math.Min(to, n - o.MinAfter);
         if (!noise.IsKnown)
             return result;
-        var scratch = new double[Math.Max(o.ConfirmWindow, o.Scales.Max())];
+        var widest = o.ConfirmWindow;
+        for (var i = 0; i < o.Scales.Count; i++)
+            widest = Math.Max(widest, o.Scales[i]);
+        // On the stack, as the scan's other buffers: a scan runs after many points of a busy series, and what it
+        // allocated was a tenth of what an analysis allocated.
+        var scratch = widest <= 1024 ? stackalloc double[widest] : new double[widest];
         var candidates = Candidates(y, from, to, lo, noise, o, scratch);
         if (candidates.Count > 0 && o.NoiseBetweenCandidates)
         {
@@ -497,8 +502,8 @@ internal static class StepScanner
     )
     {
         var candidates = new List<Step>();
-        foreach (var scale in o.Scales)
-            AddPeaks(y, from, to, lo, noise, o, Math.Max(o.MinBefore, scale), scratch, candidates);
+        for (var i = 0; i < o.Scales.Count; i++)
+            AddPeaks(y, from, to, lo, noise, o, Math.Max(o.MinBefore, o.Scales[i]), scratch, candidates);
         candidates.Sort((a, b) => a.Index.CompareTo(b.Index));
         for (var i = candidates.Count - 1; i > 0; i--)
             if (candidates[i].Index - candidates[i - 1].Index <= o.Jitter)
@@ -525,10 +530,10 @@ internal static class StepScanner
         var last = Math.Min(n - Math.Min(MinAfterForShape, o.MinAfter), to + half);
         if (last < first || to < from)
             return;
-        var z = new double[last - first + 1];
+        var z = last - first + 1 <= 1024 ? stackalloc double[last - first + 1] : new double[last - first + 1];
         // Slide both windows along instead of sorting them afresh at every position.
-        var left = new SortedWindow(window);
-        var right = new SortedWindow(window);
+        var left = SortedWindow.Kept(ref t_left, window);
+        var right = SortedWindow.Kept(ref t_right, window);
         int ls = Math.Max(lo, first - window),
             le = first,
             rs = first,
@@ -584,6 +589,12 @@ internal static class StepScanner
         }
     }
 
+    // The sliding windows of AddPeaks, one pair per thread (scans of many series run in parallel, each on one thread,
+    // and AddPeaks never runs inside itself).
+    [ThreadStatic]
+    private static SortedWindow? t_left,
+        t_right;
+
     /// <summary>
     /// Exact position near a peak of |z|: the split of the surrounding window that minimises the absolute deviations
     /// from each side's median. The z profile itself is a poor locator near the end of the series (trimming hides one
@@ -594,7 +605,7 @@ internal static class StepScanner
     {
         var start = Math.Max(lo, peak - window);
         var end = Math.Min(hi, peak + window);
-        var buffer = new double[end - start];
+        var buffer = end - start <= 1024 ? stackalloc double[end - start] : new double[end - start];
         var best = peak;
         var bestCost = double.PositiveInfinity;
         for (var d = 0; d <= Math.Max(1, window / 4); d++)

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using Microsoft.EntityFrameworkCore;
 using PerfService.AgentJobs;
 using PerfService.Core.Contracts;
-using PerfService.Core.Results;
 using PerfService.Data;
 using PerfService.Data.Entities;
 using PerfService.Hosting.Telemetry;
@@ -39,6 +38,7 @@ public sealed class AnalysisBatch(
     PerfDbContext db,
     TargetChecker targets,
     ChangePointUpdater changePoints,
+    SeriesReader reader,
     JobQueue jobQueue,
     TimeProvider time,
     ILogger<AnalysisBatch> logger
@@ -145,22 +145,22 @@ public sealed class AnalysisBatch(
             .Where(b => branchIds.Contains(b.Id) && b.Project!.DefaultBranch == b.Name)
             .Select(b => b.Id)
             .ToListAsync(ct);
-        // Samples only where targets are judged (a target's confidence uses them): change points take one value per
-        // result.
+        // Whole results only where targets are judged (a target's confidence uses their samples, its patterns their
+        // names): change points take ids.
         var judged = await targets.RunsWithTargetsAsync(runs, ct);
-        var results = (await RunResults.LoadAsync(db, runIds, ct, judged)).ToLookup(r => r.RunId);
+        var results = (judged.Count == 0 ? [] : await RunResults.LoadAsync(db, [.. judged], ct)).ToLookup(r => r.RunId);
+        var runPoints = await reader.ReadRunPointsAsync(runIds, ct);
 
         var analysed = new List<RunAnalysed>(runs.Count);
-        var series = new List<ChangePointUpdater.SeriesId>();
-        var arriving = new List<(long ProfileId, long BranchId, ChangePointUpdater.Arrival Point)>();
+        // Per profile × branch, each series once (the runs of a batch share most of theirs) and every point arriving.
+        var updates = new SortedDictionary<(long ProfileId, long BranchId), Update>();
         foreach (var run in runs)
         {
             var project = projects[run.ProjectId];
             var profile = profiles[run.ProfileId];
-            var own = results[run.Id].ToList();
             // Most runs have no target: asking again per run was a query each.
             if (judged.Contains(run.Id))
-                await targets.CheckAsync(run, profile, own, ct);
+                await targets.CheckAsync(run, profile, results[run.Id].ToList(), ct);
 
             var onDefaultBranch =
                 run.BranchId is { } branchId
@@ -189,32 +189,27 @@ public sealed class AnalysisBatch(
                 continue;
             }
             // Every result the series reads hold (a value), so that what arrives and what is read agree.
-            var points = own.Where(r => r.Result.Value is not null).ToList();
-            var mine = points
-                .Select(r => new ChangePointUpdater.SeriesId(
-                    project.Id,
-                    r.BenchmarkId,
-                    r.MeasureId,
-                    run.ProfileId,
-                    run.BranchId!.Value,
-                    r.Result.Direction == Direction.LowerIsBetter,
-                    r.Result,
-                    profile
-                ))
-                .ToList();
-            series.AddRange(mine);
-            // A run analysed before (queued again by a retried post) brings nothing new: its points were fed then.
-            if (run.AnalysedAt is null)
-                arriving.AddRange(
-                    points.Select(r =>
-                        (
-                            run.ProfileId,
-                            run.BranchId!.Value,
-                            new ChangePointUpdater.Arrival(r.BenchmarkId, r.MeasureId, run.Id, r.ResultId)
-                        )
-                    )
-                );
-            analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, mine.Count, "analysed"));
+            var points = runPoints.GetValueOrDefault(run.Id) ?? [];
+            var key = (run.ProfileId, run.BranchId!.Value);
+            if (!updates.TryGetValue(key, out var update))
+                updates[key] = update = new Update([], []);
+            foreach (var r in points)
+            {
+                if (!update.Series.ContainsKey((r.BenchmarkId, r.MeasureId)))
+                    update.Series[(r.BenchmarkId, r.MeasureId)] = new ChangePointUpdater.SeriesId(
+                        project.Id,
+                        r.BenchmarkId,
+                        r.MeasureId,
+                        run.ProfileId,
+                        run.BranchId!.Value,
+                        r.LowerIsBetter,
+                        profile
+                    );
+                // A run analysed before (queued again by a retried post) brings nothing new: its points were fed then.
+                if (run.AnalysedAt is null)
+                    update.Arriving.Add(new ChangePointUpdater.Arrival(r.BenchmarkId, r.MeasureId, run.Id, r.ResultId));
+            }
+            analysed.Add(new RunAnalysed(run.Id, run.CreatedAt, points.Count, "analysed"));
         }
 
         // One update per project × profile × branch, in a fixed order (with the updater's (benchmark, measure) order
@@ -222,14 +217,14 @@ public sealed class AnalysisBatch(
         var read = Stopwatch.GetElapsedTime(started);
         var updating = Stopwatch.GetTimestamp();
         var bisecting = false;
-        var arrivals = arriving.ToLookup(a => (a.ProfileId, a.BranchId), a => a.Point);
-        foreach (
-            var group in series
-                .GroupBy(s => (s.ProfileId, s.BranchId))
-                .OrderBy(g => g.Key.ProfileId)
-                .ThenBy(g => g.Key.BranchId)
-        )
-            bisecting |= await changePoints.UpdateInTransactionAsync(group.ToList(), arrivals[group.Key].ToList(), ct);
+        foreach (var update in updates.Values.Where(u => u.Series.Count > 0))
+            bisecting |= await changePoints.UpdateInTransactionAsync([.. update.Series.Values], update.Arriving, ct);
         return (analysed, bisecting, read, Stopwatch.GetElapsedTime(updating));
     }
+
+    /// <summary>One profile × branch's series of a batch, and the points its runs bring them.</summary>
+    private sealed record Update(
+        Dictionary<(long, long), ChangePointUpdater.SeriesId> Series,
+        List<ChangePointUpdater.Arrival> Arriving
+    );
 }

@@ -33,8 +33,9 @@ public sealed partial class ChangePointUpdater(
     ILogger<ChangePointUpdater> logger
 )
 {
-    /// <param name="Result">A result of the series, which names it in logs and alerts (<see cref="Label"/>): built
-    /// only when needed, instead of a formatted string for every result of every run.</param>
+    /// <summary>A series of one update. Its <see cref="Name"/> (benchmark key and measure), which names it in logs and
+    /// alerts (<see cref="Label"/>), is read only for the series that raise, replay or upgrade
+    /// (<see cref="SeriesNames"/>).</summary>
     public sealed record SeriesId(
         long ProjectId,
         long BenchmarkId,
@@ -42,15 +43,17 @@ public sealed partial class ChangePointUpdater(
         long ProfileId,
         long BranchId,
         bool LowerIsBetter,
-        Core.Results.BenchmarkResult Result,
         string Profile
     )
     {
-        public string Label => $"{Result.Key} {Result.Measure} on {Profile}";
+        public string? Name { get; init; }
+
+        public string Label =>
+            $"{Name ?? throw new InvalidOperationException("the series' name was not read")} on {Profile}";
     }
 
     /// <summary>A point an analysis brings to its series: the result of a run analysed for the first time.</summary>
-    public sealed record Arrival(long BenchmarkId, long MeasureId, long RunId, long ResultId);
+    public readonly record struct Arrival(long BenchmarkId, long MeasureId, long RunId, long ResultId);
 
     // Rows read before a series' new ones: the last point fed places the window and shows the series in order; a few
     // more keep it in reach when rows of the same commit that the reads leave out (a mismatched or unanalysed run) sort
@@ -146,7 +149,8 @@ public sealed partial class ChangePointUpdater(
             TailMargin,
             including,
             ct,
-            project.IncludeProfileMismatch
+            project.IncludeProfileMismatch,
+            [.. fed.Select(k => arrivals[(k.BenchmarkId, k.MeasureId)].Count())]
         );
         var threads = yielding.Threads(options.Value.AnalysisThreadCount, options.Value.AnalysisThreadCountBehind);
         var taken = keys.ToDictionary(
@@ -264,6 +268,10 @@ public sealed partial class ChangePointUpdater(
             };
 
         var open = new OpenAlerts(db, keys);
+        var names = new SeriesNames(
+            db,
+            keys.Where((_, i) => decided[i] is not { Upgraded: false, InOrder: true, Raised.Count: 0 })
+        );
         var bisecting = false;
         var written = new List<Written>(keys.Count);
         for (var i = 0; i < keys.Count; i++)
@@ -282,7 +290,7 @@ public sealed partial class ChangePointUpdater(
                     arrivals[key],
                     taken[key].Window
                 )!;
-            bisecting |= await ApplyAsync(id, project, result, open, ct);
+            bisecting |= await ApplyAsync(id, project, result, open, names, ct);
             if (result.Points.Count > 0)
                 written.Add(
                     new Written(
@@ -386,8 +394,17 @@ public sealed partial class ChangePointUpdater(
 
     /// <summary>Turns what the detector decided for one series into alerts; returns whether bisection queued a
     /// job.</summary>
-    private async Task<bool> ApplyAsync(SeriesId id, Project project, Fed fed, OpenAlerts open, CancellationToken ct)
+    private async Task<bool> ApplyAsync(
+        SeriesId id,
+        Project project,
+        Fed fed,
+        OpenAlerts open,
+        SeriesNames names,
+        CancellationToken ct
+    )
     {
+        if (fed is not { Upgraded: false, InOrder: true, Raised.Count: 0 })
+            id = await names.NameAsync(id, ct);
         var (state, raised, withdrawn, points, upgraded) = (
             fed.State,
             fed.Raised,

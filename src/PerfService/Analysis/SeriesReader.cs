@@ -11,6 +11,9 @@ public readonly record struct SeriesPoint(
     double Value
 );
 
+/// <summary>A result an analysed run brings to its change-point series, by ids: all the series update needs.</summary>
+public readonly record struct RunPoint(long ResultId, long RunId, long BenchmarkId, long MeasureId, bool LowerIsBetter);
+
 /// <summary>
 /// Reads series for the change-point detector, in commit order through the covering index on results. Two kinds of
 /// point are left out, by every read alike, so that a detector state's point count and a later read agree: results
@@ -74,6 +77,48 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
         return series;
     }
 
+    /// <summary>The results with a value (those the series reads hold) of some runs, by run and result. Ids only: read
+    /// through EF with their names, units and summaries, as targets need them, they were a third of what an analysis
+    /// allocated and the collector's share of its CPU grows with that.</summary>
+    public async Task<Dictionary<long, List<RunPoint>>> ReadRunPointsAsync(long[] runIds, CancellationToken ct)
+    {
+        await using var cmd = dataSource.CreateCommand(
+            """
+            SELECT r.id, r.run_id, r.benchmark_id, r.measure_id, m.direction = $2 AS lower FROM results r
+            JOIN measures m ON m.id = r.measure_id
+            WHERE r.run_id = ANY($1) AND r.value IS NOT NULL
+            ORDER BY r.run_id, r.id
+            """
+        );
+        cmd.Parameters.Add(new NpgsqlParameter { Value = runIds });
+        cmd.Parameters.Add(new NpgsqlParameter { Value = nameof(Core.Results.Direction.LowerIsBetter) });
+        // A list per run: one for the batch's tens of thousands would be a large object.
+        var points = new Dictionary<long, List<RunPoint>>();
+        await using var reader = await cmd.ExecuteReaderAsync(ct);
+        var (id, run, benchmark, measure, lower) = (
+            reader.GetOrdinal("id"),
+            reader.GetOrdinal("run_id"),
+            reader.GetOrdinal("benchmark_id"),
+            reader.GetOrdinal("measure_id"),
+            reader.GetOrdinal("lower")
+        );
+        List<RunPoint>? of = null;
+        while (await reader.ReadAsync(ct))
+        {
+            var point = new RunPoint(
+                reader.GetInt64(id),
+                reader.GetInt64(run),
+                reader.GetInt64(benchmark),
+                reader.GetInt64(measure),
+                reader.GetBoolean(lower)
+            );
+            if (of is null || of[0].RunId != point.RunId)
+                points[point.RunId] = of = [];
+            of.Add(point);
+        }
+        return points;
+    }
+
     /// <summary>The tails read (parameters: benchmark ids, measure ids, last fed series_at, profile, branch, margin,
     /// include profile mismatch, runs being analysed); public for the plan test.</summary>
     public const string TailsSql = """
@@ -102,12 +147,14 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
     /// with every run (817 ms per batch under the 50-agent load test). The margin's rows are taken before points are
     /// left out, so it may hold fewer than <paramref name="margin"/> points, never a wrong one.
     /// </summary>
+    /// <param name="arriving">How many points arrive for each state now, if known: room is kept for them.</param>
     public async Task<Dictionary<(long BenchmarkId, long MeasureId), List<SeriesPoint>>> ReadTailsAsync(
         IReadOnlyList<Data.Entities.SeriesState> states,
         int margin,
         long[] including,
         CancellationToken ct,
-        bool includeProfileMismatch = false
+        bool includeProfileMismatch = false,
+        IReadOnlyList<int>? arriving = null
     )
     {
         var tails = new Dictionary<(long, long), List<SeriesPoint>>();
@@ -128,7 +175,9 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
             }
         )
             cmd.Parameters.Add(new NpgsqlParameter { Value = v });
-        var points = states.Select(_ => new List<SeriesPoint>()).ToArray();
+        // Room for the margin, the last point fed and the points arriving: growing each list from four was a sixteenth
+        // of what an analysis allocated, an eighth once the batch's results were read as ids.
+        var points = states.Select((_, i) => new List<SeriesPoint>(margin + 2 + (arriving?[i] ?? 2))).ToArray();
         await using (var reader = await cmd.ExecuteReaderAsync(ct))
         {
             var (i, at) = (reader.GetOrdinal("i"), PointColumns.Of(reader));

@@ -41,15 +41,23 @@ public sealed class SeriesWindow(int offset, List<SeriesPoint> points)
     /// <summary>Whether the window holds every one of <paramref name="resultIds"/> at global index
     /// <paramref name="from"/> or later. One pass from the end, where the newest points lie: a batch that caught up
     /// brings a series dozens of points, and a search per point through a window of hundreds was a twentieth of the
-    /// analysis' CPU.</summary>
+    /// analysis' CPU.
+    /// A sorted array, not a hash set: most updates bring a series one or two points, and a set per series per update
+    /// was a fiftieth of what an analysis allocated.</summary>
     public bool HoldsFrom(IEnumerable<long> resultIds, int from)
     {
-        var wanted = resultIds.ToHashSet();
+        long[] ids = [.. resultIds];
+        ids.AsSpan().Sort();
+        var wanted = ids.Length == 0 ? 0 : 1;
+        for (var i = 1; i < ids.Length; i++)
+            if (ids[i] != ids[wanted - 1])
+                ids[wanted++] = ids[i];
+        var distinct = ids.AsSpan(0, wanted);
         var found = 0;
-        for (var i = points.Count - 1; i >= Math.Max(0, from - Offset) && found < wanted.Count; i--)
-            if (wanted.Contains(points[i].ResultId))
+        for (var i = points.Count - 1; i >= Math.Max(0, from - Offset) && found < wanted; i--)
+            if (distinct.BinarySearch(points[i].ResultId) >= 0)
                 found++;
-        return found == wanted.Count;
+        return found == wanted;
     }
 
     /// <summary>Global index of the first / last point at a commit, or -1 (whole windows only: a partial one may not

@@ -75,6 +75,8 @@ public class ComparisonPipelineTests : OwnServiceTests
         Assert.Equal("c0ffee0025", alert.ToCommit);
         Assert.Equal("c0ffee0024", alert.FromCommit);
         Assert.Equal(AlertState.Active, alert.State);
+        // Named by its benchmark, measure and profile, read for the series that raised.
+        Assert.Matches(@"^regression of \+\d+\.\d ?% in Core\.Append time on i7-4790k between c0ffee0024 and c0ffee0025$", alert.Summary);
 
         for (var i = 40; i < 80; i++) await PostPoint(i, i < 55 ? 1300 : 1000);
         var fixedAlert = await Eventually.WaitAsync(

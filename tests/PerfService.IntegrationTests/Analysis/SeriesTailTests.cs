@@ -81,8 +81,36 @@ public class SeriesTailTests : IAsyncLifetime
         Assert.False(window.HoldsFrom([_resultAt[21]], fedPoints.Count + 1));
         Assert.False(window.HoldsFrom([_resultAt[25], _resultAt[24]], fedPoints.Count));
         Assert.True(window.HoldsFrom([], fedPoints.Count));
+        // The same point arriving twice is one point the window must hold.
+        Assert.True(window.HoldsFrom([_resultAt[25], _resultAt[21], _resultAt[25]], fedPoints.Count));
+        Assert.False(window.HoldsFrom([_resultAt[24], _resultAt[24]], fedPoints.Count));
         // A tail without the last fed point cannot be placed.
         Assert.Null(SeriesWindow.Tail(tail, fedPoints.Count, _resultAt[24]));
+    }
+
+    [Fact]
+    public async Task The_points_a_batch_brings_are_its_runs_results_with_a_value_by_run_with_their_measures_direction()
+    {
+        // Commit 3's run also measured a throughput (higher is better) and one failed benchmark, whose result has no
+        // value: the series reads leave it out, so the batch must too.
+        var throughput = await _db.ScalarAsync<long>("INSERT INTO measures (name, unit, direction) VALUES ('throughput', 'op/s', 'HigherIsBetter') RETURNING id");
+        var failed = await _db.ScalarAsync<long>("INSERT INTO benchmarks (suite_id, key, name, parameters) SELECT suite_id, 'F', 'F', '{}' FROM benchmarks WHERE id = $1 RETURNING id", _benchmark);
+        var higher = await _db.ScalarAsync<long>("""
+            INSERT INTO results (run_id, benchmark_id, measure_id, profile_id, branch_id, series_at, value, median, sample_count)
+            VALUES ($1, $2, $3, 1, $4, $5, 5.0, 5.0, 0) RETURNING id
+            """, _runAt[3], _benchmark, throughput, _branch, Start.AddHours(3));
+        await _db.ScalarAsync<long>("""
+            INSERT INTO results (run_id, benchmark_id, measure_id, profile_id, branch_id, series_at, value, median, sample_count, error)
+            VALUES ($1, $2, $3, 1, $4, $5, NULL, NULL, 0, 'threw') RETURNING id
+            """, _runAt[3], failed, _measure, _branch, Start.AddHours(3));
+
+        var points = await new SeriesReader(_source).ReadRunPointsAsync([_runAt[3], _runAt[4], _runAt[29] + 1000], CancellationToken.None);
+
+        Assert.Equal([_runAt[3], _runAt[4]], points.Keys.Order());
+        Assert.Equal(
+            [new RunPoint(_resultAt[3], _runAt[3], _benchmark, _measure, true), new RunPoint(higher, _runAt[3], _benchmark, throughput, false)],
+            points[_runAt[3]]);
+        Assert.Equal([new RunPoint(_resultAt[4], _runAt[4], _benchmark, _measure, true)], points[_runAt[4]]);
     }
 
     public async Task DisposeAsync()
