@@ -78,8 +78,8 @@ public sealed class SeriesReader(NpgsqlDataSource dataSource)
     }
 
     /// <summary>The results with a value (those the series reads hold) of some runs, by run and result. Ids only: read
-    /// through EF with their names, units and summaries, as targets need them, they were a third of what an analysis
-    /// allocated and the collector's share of its CPU grows with that.</summary>
+    /// through EF with their names, units and summaries, as targets need them, they were a fifth of what an analysis
+    /// allocated, and the collector's share of its CPU grows with that.</summary>
     public async Task<Dictionary<long, List<RunPoint>>> ReadRunPointsAsync(long[] runIds, CancellationToken ct)
     {
         await using var cmd = dataSource.CreateCommand(
