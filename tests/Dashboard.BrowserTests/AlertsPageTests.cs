@@ -15,6 +15,8 @@ public class AlertsPageTests(DashboardSite site)
         b.Open(site.Url("/alerts.html?project=demo"));
         b.Script("sessionStorage.clear()");
         b.Open(site.Url("/alerts.html?project=demo"));
+        // A change point's row says how many results its alert waited for.
+        Assert.Contains("found 2 results later", b.WaitFor($"tr[data-alert='{site.Data.ChangePointAlert}']").Text);
         b.WaitFor($"tr[data-alert='{id}'] button[data-action='acknowledged']").Click();
 
         // No token yet: the page asks for one first, then opens the triage form.

@@ -52,6 +52,7 @@ public static class BrowserSeed
         var (changePoint, triage, job) = await site.WithDbAsync(async db =>
         {
             var cp = NewAlert(projectId, AlertKind.ChangePoint, hax, timeId, 2, "time +35% from here (change point)");
+            cp.Details.ChangePoint = new ChangePointFacts { Index = 9, DetectedAt = 11, Magnitude = 0.35, LevelBefore = 100, LevelAfter = 135, Direction = "Regression" };
             var regression = NewAlert(projectId, AlertKind.Regression, hax, timeId, 1, "time +34% on ryzen-9950x");
             var prJob = new Job
             {

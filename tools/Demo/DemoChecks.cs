@@ -39,7 +39,7 @@ public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoR
             var (settled, analysis) = await AnalysisAsync(ct);
             var runs = await HistoryRunsAsync(ct);
             var what = $"change point at {planted[..10]} (commit {scenario.PlantedAt + 1} of main, planted {scenario.MainSlowedBenchmark}* +{scenario.MainSlowdownPercent}%): " +
-                (on.Count == 0 ? "NOT found" : at.Count > 0 ? $"alerted {found.Count} times, on {string.Join(", ", at)}" : "alerted") +
+                (on.Count == 0 ? "NOT found" : at.Count > 0 ? $"alerted {found.Count} times, on {string.Join(", ", at)}{Late(found)}" : "alerted") +
                 string.Concat(near.Select(n => $"; {n.Text}")) +
                 (on.Count > 0 && missing.Count > 0 ? $"; not on {string.Join(", ", missing)}" : "") +
                 Elsewhere(changePoints.Except(found).Except(nearAll.Select(n => n.Alert)).ToList()) +
@@ -87,6 +87,16 @@ public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoR
         }
         var evaluatedOk = await WaitAsync("every final-commit suite's targets", () => TargetsEvaluatedAsync(ct), ct);
         return changeOk && prOk && profilesOk && targetOk && evaluatedOk;
+    }
+
+    /// <summary>How many commits of main after the planted one each alert waited for (the API's foundAfter).</summary>
+    private static string Late(List<JsonNode?> alerts)
+    {
+        var after = alerts.Select(a => (int?)a!["foundAfter"]).OfType<int>().Order().ToList();
+        if (after.Count == 0)
+            return "";
+        var span = after[0] == after[^1] ? $"{after[0]}" : $"{after[0]}–{after[^1]}";
+        return $", {span} commit{(after[^1] == 1 ? "" : "s")} after it landed";
     }
 
     /// <summary>Alerts of the planted family at other commits, which say the step was seen but placed elsewhere.</summary>

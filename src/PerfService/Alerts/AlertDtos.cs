@@ -1,5 +1,7 @@
 namespace PerfService.Alerts;
 
+/// <param name="FoundAfter">A change-point alert: how many points of its series came after the change's first point
+/// before the alert was raised (commits, where every commit of the branch ran); null for other kinds.</param>
 public sealed record AlertDto(
     long Id,
     string Project,
@@ -17,7 +19,8 @@ public sealed record AlertDto(
     DateTimeOffset CreatedAt,
     DateTimeOffset UpdatedAt,
     long? GroupId = null,
-    double? Change = null
+    double? Change = null,
+    int? FoundAfter = null
 );
 
 public sealed record AlertEventDto(

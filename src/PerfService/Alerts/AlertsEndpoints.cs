@@ -137,6 +137,7 @@ internal static class AlertsEndpoints
             a.CreatedAt,
             a.UpdatedAt,
             a.AlertGroupId,
-            a.Change
+            a.Change,
+            a.Details.ChangePoint == null ? null : a.Details.ChangePoint.DetectedAt - a.Details.ChangePoint.Index
         ));
 }

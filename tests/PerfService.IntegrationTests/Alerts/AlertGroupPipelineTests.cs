@@ -38,6 +38,10 @@ public class AlertGroupPipelineTests : OwnServiceTests
         Assert.All(alerts, a => Assert.Equal(("beef0079", "beef0080"), (a.FromCommit, a.ToCommit)));
         Assert.Single(alerts.Select(a => a.AlertGroupId).Distinct());
 
+        // A 30% step on 1% noise takes the fast path: three points at the new level are enough (found two after it).
+        var listed = (await app.CreateClient().GetFromJsonAsync<Page<AlertDto>>("/api/v1/alerts?project=pipeline"))!.Items;
+        Assert.Equal([2, 2, 2, 2], listed.Where(a => a.Kind == "ChangePoint").Select(a => a.FoundAfter));
+
         var page = (await app.CreateClient().GetFromJsonAsync<Page<AlertGroupDto>>("/api/v1/projects/pipeline/alert-groups"))!;
         var group = Assert.Single(page.Items);
         Assert.Equal((4, "beef0079", "beef0080", "Active"), (group.Members, group.FromCommit, group.ToCommit, group.State));

@@ -19,7 +19,8 @@ export function alertRow(a, onChanged) {
     el('td', {}, a.benchmarkId ? el('a', { href: `explorer.html?${new URLSearchParams({ project: a.project, b: a.benchmarkId, measure: a.measure ?? '', ...(a.profile ? { profile: a.profile } : {}) })}` }, a.benchmark) : '–',
       a.measure ? el('span', { class: 'muted' }, ` · ${a.measure}`) : null),
     el('td', { class: 'nowrap' }, a.profile ?? '–'),
-    el('td', { class: 'mono' }, commitRange(a.fromCommit, a.toCommit)),
+    el('td', {}, el('span', { class: 'mono' }, commitRange(a.fromCommit, a.toCommit)),
+      a.foundAfter != null ? el('div', { class: 'muted', title: 'results of the series after the change when the alert was raised' }, `found ${a.foundAfter} result${a.foundAfter === 1 ? '' : 's'} later`) : null),
     el('td', {}, a.summary, a.issueUrl ? [' ', el('a', { href: a.issueUrl, rel: 'noopener noreferrer', target: '_blank' }, 'issue')] : null),
     el('td', { title: a.updatedAt }, timeAgo(a.updatedAt)),
     el('td', { class: 'actions' }, triageButtons(a, (to) => triage(a, to, (updated) => (onChanged ? onChanged(updated) : tr.replaceWith(alertRow(updated.alert)))))));
