@@ -89,14 +89,15 @@ public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoR
         return changeOk && prOk && profilesOk && targetOk && evaluatedOk;
     }
 
-    /// <summary>How many commits of main after the planted one each alert waited for (the API's foundAfter).</summary>
+    /// <summary>How many results of its series after the planted commit each alert waited for (the API's foundAfter):
+    /// commits of main, unless some of their runs were left out as disturbed.</summary>
     private static string Late(List<JsonNode?> alerts)
     {
         var after = alerts.Select(a => (int?)a!["foundAfter"]).OfType<int>().Order().ToList();
         if (after.Count == 0)
             return "";
         var span = after[0] == after[^1] ? $"{after[0]}" : $"{after[0]}–{after[^1]}";
-        return $", {span} commit{(after[^1] == 1 ? "" : "s")} after it landed";
+        return $", found {span} result{(after[^1] == 1 ? "" : "s")} later";
     }
 
     /// <summary>Alerts of the planted family at other commits, which say the step was seen but placed elsewhere.</summary>
