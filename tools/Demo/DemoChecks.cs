@@ -91,14 +91,22 @@ public sealed partial class DemoChecks(DemoApi api, DemoScenario scenario, DemoR
 
     /// <summary>How many results of its series after the planted commit each alert waited for (the API's foundAfter):
     /// commits of main, unless some of their runs were left out as disturbed.</summary>
-    private static string Late(List<JsonNode?> alerts)
+    internal static string Late(List<JsonNode?> alerts)
     {
         var after = alerts.Select(a => (int?)a!["foundAfter"]).OfType<int>().Order().ToList();
         if (after.Count == 0)
             return "";
         var span = after[0] == after[^1] ? $"{after[0]}" : $"{after[0]}–{after[^1]}";
-        return $", found {span} result{(after[^1] == 1 ? "" : "s")} later";
+        // What a team sees first: the earliest alert on each profile, against the three results the detector aims for.
+        var late = alerts.Where(a => a!["foundAfter"] is not null).GroupBy(a => (string?)a!["profile"] ?? "")
+            .Select(g => (Profile: g.Key, After: g.Min(a => (int)a!["foundAfter"]!))).Where(f => f.After > PromptResults)
+            .OrderBy(f => f.Profile, StringComparer.Ordinal).Select(f => $"{f.Profile} {f.After}").ToList();
+        var first = late.Count == 0 ? $"the first on each profile within {PromptResults}" : $"the first on {string.Join(", ", late)}";
+        return $", found {span} result{(after[^1] == 1 ? "" : "s")} later ({first})";
     }
+
+    /// <summary>Results after a change within which a large step is meant to be alerted (docs/verdicts.md).</summary>
+    private const int PromptResults = 3;
 
     /// <summary>Alerts of the planted family at other commits, which say the step was seen but placed elsewhere.</summary>
     private string Elsewhere(List<JsonNode?> others)

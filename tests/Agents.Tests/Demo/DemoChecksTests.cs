@@ -59,6 +59,27 @@ public class DemoChecksTests
         Assert.Empty(await NearAsync(Alert(5, 13), runs));
     }
 
+    [Fact]
+    public void The_check_says_how_late_each_alert_was_and_which_profile_first_heard_of_it_after_more_than_three()
+    {
+        static JsonNode? Found(string profile, int? after) =>
+            new JsonObject { ["profile"] = profile, ["foundAfter"] = after };
+        Assert.Equal(
+            ", found 2–5 results later (the first on each profile within 3)",
+            DemoChecks.Late([Found("m1-pro", 5), Found("m1-pro", 3), Found("ryzen-9950x", 3), Found("i7-4790k", 2)])
+        );
+        Assert.Equal(
+            ", found 2–7 results later (the first on m1-pro 5, ryzen-9950x 6)",
+            DemoChecks.Late([Found("ryzen-9950x", 6), Found("m1-pro", 5), Found("i7-4790k", 2), Found("i7-4790k", 7)])
+        );
+        // An alert from before the API said how late it was counts for nothing.
+        Assert.Equal(
+            ", found 1 result later (the first on each profile within 3)",
+            DemoChecks.Late([Found("m1-pro", 1), Found("i7-4790k", null)])
+        );
+        Assert.Equal("", DemoChecks.Late([Found("m1-pro", null)]));
+    }
+
     private static JsonNode Alert(int from, int to) =>
         new JsonObject
         {

@@ -88,6 +88,48 @@ public class OracleBoundTests
         Assert.Equal(3.4808, OracleBound.BudgetBar(0.5), 3);
     }
 
+    // One step of `deviations` noise deviations at 200 of 400 points, independent Gaussian noise of 2%.
+    private static LabelledSeries Stepped(Random rng, double deviations)
+    {
+        var values = new double[400];
+        for (var i = 0; i < values.Length; i++)
+            values[i] = 100 * Math.Exp(0.02 * (Samples.Gaussian(rng) + (i >= 200 ? deviations : 0)));
+        return new("x", values, [new TrueChange(200, Math.Exp(0.02 * deviations))], 0.02, NoiseKind.Independent, 0, false, false);
+    }
+
+    [Fact]
+    public void The_oracle_places_large_steps_within_the_tolerance_and_scatters_steps_of_half_a_deviation()
+    {
+        var rng = new Random(5);
+        var large = Enumerable.Range(0, 200).Count(_ => OracleBound.Placed(Stepped(rng, 2), 0));
+        var small = Enumerable.Range(0, 200).Count(_ => OracleBound.Placed(Stepped(rng, 0.5), 0));
+        // A 2σ step is placed within ±3 in 97.5% of 1,000 series; a 0.5σ step, whose z on 120 points a side is still
+        // 3.9, in 39% (the split of a random walk with drift ±δ²/2).
+        Assert.InRange(large, 185, 200);
+        Assert.InRange(small, 30, 110);
+        // A step placed by hand at its split: the last point before it and the first after it decide.
+        var exact = Labelled(100, 0.02, [new TrueChange(50, 1.5)]) with { Values = [.. Enumerable.Range(0, 100).Select(i => i < 50 ? 1.0 : 1.5)] };
+        Assert.True(OracleBound.Placed(exact, 0));
+        Assert.False(OracleBound.Placed(exact with { Changes = [new TrueChange(46, 1.5)] }, 0));
+    }
+
+    [Fact]
+    public void Shares_of_placed_changes_are_a_part_of_the_shares_by_z_and_the_goals_say_what_F1_needs()
+    {
+        var corpus = CorpusGenerator.Generate(80, 3);
+        var shares = OracleBound.Shares(corpus, 5, 0.5);
+        Assert.InRange(shares.Z4Placed, 0.3, shares.Z4);
+        Assert.InRange(shares.Z5Placed, 0.3, Math.Min(shares.Z5, shares.Z4Placed));
+        // F1 = 2PR/(P + R): at precision 0.9, F1 0.82 needs recall 0.7535; unreachable F1 needs everything.
+        var needed = Goals.RecallFor(0.82, 0.9);
+        Assert.Equal(0.82, 2 * 0.9 * needed / (0.9 + needed), 9);
+        Assert.Equal(1, Goals.RecallFor(0.82, 0.4));
+        var report = CorpusEvaluator.Evaluate(corpus, ChangePointOptions.Default, online: true);
+        var goals = Goals.Render(report, report, shares);
+        Assert.Contains(FormattableString.Invariant($"F1 ≥ 0.82 needs recall {Goals.RecallFor(0.82, report.Retrospective.Precision):0.000}"), goals);
+        Assert.Contains(FormattableString.Invariant($"| {shares.Z4Placed:0.000} / {shares.Z5Placed:0.000} | bound |"), goals);
+    }
+
     [Fact]
     public void The_generator_records_the_machine_move_and_the_modes()
     {
