@@ -116,7 +116,8 @@ public static class DemoCommand
 
     /// <summary>
     /// Calibration at the shortest benchtime; when that is too noisy for the planned step, once more at the benchtime
-    /// expected to be quiet enough, keeping whichever measured less noise. The plan follows from the kept one.
+    /// expected to be quiet enough, keeping the longer one unless it measured clearly more noise
+    /// (<see cref="DemoPlanner.ClearlyNoisier"/>). The plan follows from the kept one.
     /// </summary>
     private static async Task<(List<DemoPlanner.Calibrated>, DemoPlan)> CalibrateAsync(
         DemoRepository repo, DemoApi api, DemoPhases phases, DemoScenario scenario, DemoTimeline timeline, TextWriter output, CancellationToken ct)
