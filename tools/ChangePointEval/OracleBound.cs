@@ -29,8 +29,7 @@ public static class OracleBound
     public static double Z(LabelledSeries s, int c, int? after = null)
     {
         var change = s.Changes[c];
-        var start = c == 0 ? 0 : s.Changes[c - 1].Index;
-        var end = c + 1 < s.Changes.Count ? s.Changes[c + 1].Index : s.Values.Length;
+        var (start, end) = Segment(s, c);
         var nL = Math.Min(Cap, change.Index - start);
         var nR = Math.Min(Math.Min(after ?? Cap, Cap), end - change.Index);
         var gaussian = Math.Sqrt(Math.Max(0, s.Noise * s.Noise - s.ModeSpread * s.ModeSpread));
@@ -57,14 +56,18 @@ public static class OracleBound
     public static bool Placed(LabelledSeries s, int c)
     {
         var change = s.Changes[c];
-        var start = Math.Max(c == 0 ? 0 : s.Changes[c - 1].Index, change.Index - Cap);
-        var end = Math.Min(c + 1 < s.Changes.Count ? s.Changes[c + 1].Index : s.Values.Length, change.Index + Cap);
+        var (start, end) = Segment(s, c);
+        (start, end) = (Math.Max(start, change.Index - Cap), Math.Min(end, change.Index + Cap));
         var y = new double[end - start];
         for (var i = 0; i < y.Length; i++) y[i] = StepScanner.Log(s.Values[start + i]);
         var split = StepScanner.LeastSquaresSplit(y, Math.Max(1, change.Index - PlaceRadius - start),
             Math.Min(y.Length - 1, change.Index + PlaceRadius - start), double.NegativeInfinity, double.PositiveInfinity);
         return split >= 0 && Math.Abs(split + start - change.Index) <= CorpusEvaluator.Tolerance;
     }
+
+    /// <summary>The points between the true changes either side of change <paramref name="c"/> (or the series' ends).</summary>
+    private static (int Start, int End) Segment(LabelledSeries s, int c) =>
+        (c == 0 ? 0 : s.Changes[c - 1].Index, c + 1 < s.Changes.Count ? s.Changes[c + 1].Index : s.Values.Length);
 
     /// <summary>Variance of the mean of n consecutive points of a unit-variance AR(1) process:
     /// (1/n)·(1 + 2Σₖ₌₁ⁿ⁻¹(1 − k/n)φᵏ), summed term by term.</summary>
