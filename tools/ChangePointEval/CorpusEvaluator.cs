@@ -15,7 +15,7 @@ namespace PerfService.ChangePointEval;
 /// </summary>
 public static class CorpusEvaluator
 {
-    public const int Tolerance = StepScanner.PlaceTolerance;
+    public const int Tolerance = 3;
 
     public static EvaluationReport Evaluate(IReadOnlyList<LabelledSeries> corpus, ChangePointOptions? options = null, bool online = true)
     {

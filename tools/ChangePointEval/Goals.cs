@@ -25,7 +25,7 @@ public static class Goals
         if (oracle is { } b)
         {
             sb.Append(ci, $"| … bound: share of the {b.Changes} true changes with an oracle z ≥ 4 / ≥ 5 (segments between true changes, ≤ {OracleBound.Cap} points a side), against the detector's offline recall {off.Recall:0.000} | {b.Z4:0.000} / {b.Z5:0.000} | bound |\n");
-            sb.Append(ci, $"| … bound: the same changes, when the oracle must also place them within ±{CorpusEvaluator.Tolerance} points (its most probable place on the true segment, as the detector places offline); at the detector's offline precision {off.Precision:0.000}, F1 ≥ {OfflineF1:0.00} needs recall {RecallFor(OfflineF1, off.Precision):0.000} | {b.Z4Placed:0.000} / {b.Z5Placed:0.000} | bound |\n");
+            sb.Append(ci, $"| … bound: the same changes, when the oracle must also place them within ±{CorpusEvaluator.Tolerance} points (the least-squares split of the true segment); at the detector's offline precision {off.Precision:0.000}, F1 ≥ {OfflineF1:0.00} needs recall {RecallFor(OfflineF1, off.Precision):0.000} | {b.Z4Placed:0.000} / {b.Z5Placed:0.000} | bound |\n");
         }
         Line(sb, "offline recall of ≥10% steps at 2–6% noise ≥ 0.85", off.Recall10, 0.85);
         Line(sb, "offline recall of ≥30% steps ≥ 0.95", off.Recall30, 0.95);

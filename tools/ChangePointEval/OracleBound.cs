@@ -48,12 +48,10 @@ public static class OracleBound
     /// <summary>
     /// Whether an oracle that knows the segment around change <paramref name="c"/> (from the previous true change to
     /// the next, at most <see cref="Cap"/> points a side) but not the change's place would put it within
-    /// ±<see cref="CorpusEvaluator.Tolerance"/> points: the split of the segment's log values within
-    /// <see cref="PlaceRadius"/> points of the change most probably within the tolerance, for one step in Gaussian
-    /// noise of the series' true deviation (<see cref="StepScanner.MostProbableSplit"/>, as the detector places).
-    /// A step of about one noise deviation has a likeliest split scattered over several points by the noise alone
-    /// (Hinkley 1970, "Inference about the change-point in a sequence of random variables"), whatever its z on long
-    /// segments.
+    /// ±<see cref="CorpusEvaluator.Tolerance"/> points: the least-squares split of the segment's log values within
+    /// <see cref="PlaceRadius"/> points of the change, the maximum-likelihood place of one step in Gaussian noise.
+    /// A step of about one noise deviation has a split scattered over several points by the noise alone (Hinkley 1970,
+    /// "Inference about the change-point in a sequence of random variables"), whatever its z on long segments.
     /// </summary>
     public static bool Placed(LabelledSeries s, int c)
     {
@@ -62,8 +60,8 @@ public static class OracleBound
         (start, end) = (Math.Max(start, change.Index - Cap), Math.Min(end, change.Index + Cap));
         var y = new double[end - start];
         for (var i = 0; i < y.Length; i++) y[i] = StepScanner.Log(s.Values[start + i]);
-        var split = StepScanner.MostProbableSplit(y, change.Index - PlaceRadius - start, change.Index + PlaceRadius - start,
-            double.NegativeInfinity, double.PositiveInfinity, s.Noise);
+        var split = StepScanner.LeastSquaresSplit(y, Math.Max(1, change.Index - PlaceRadius - start),
+            Math.Min(y.Length - 1, change.Index + PlaceRadius - start), double.NegativeInfinity, double.PositiveInfinity);
         return split >= 0 && Math.Abs(split + start - change.Index) <= CorpusEvaluator.Tolerance;
     }
 

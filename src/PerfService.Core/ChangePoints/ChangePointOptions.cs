@@ -140,9 +140,8 @@ public sealed record ChangePointOptions
     public bool RescanSegments { get; init; } = true;
 
     /// <summary>
-    /// Place each confirmed change point again on its segment (<see cref="StepScanner"/>'s RefineLocations): up to 20
-    /// points away offline, at its most probable place; 5 online, at the least-squares split, and an alert names the
-    /// most probable place within those 5.
+    /// Place each confirmed change point again at the least-squares split of its segment (<see cref="StepScanner"/>'s
+    /// RefineLocations): up to 20 points away offline, 5 online.
     /// </summary>
     public bool RefineLocations { get; init; } = true;
 

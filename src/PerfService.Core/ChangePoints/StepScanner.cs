@@ -308,7 +308,7 @@ internal static class StepScanner
         if (rescan)
             RescanSegments(y, from, to, lo, noise, o, scratch, result);
         if (o.RefineLocations)
-            RefineLocations(y, result, (from, to), lo, noise, o, scratch, offline: rescan);
+            RefineLocations(y, result, (from, to), lo, noise, o, scratch, rescan ? RefineRadius : OnlineRefineRadius);
         return result;
     }
 
@@ -323,21 +323,13 @@ internal static class StepScanner
     internal const int OnlineRefineRadius = 5;
 
     /// <summary>
-    /// How near its true place a change point should land: a user reads an alert as naming its commit give or take
-    /// this many (the evaluation's tolerance too). Placing for this tolerance rather than for the single likeliest
-    /// point puts 5 more in 100 changes of about one noise deviation within it (a simulation of 4,000 series a size).
-    /// </summary>
-    internal const int PlaceTolerance = 3;
-
-    /// <summary>
-    /// Place each confirmed change point again (<see cref="Place"/>): offline, within <see cref="RefineRadius"/>
-    /// points, at <see cref="MostProbableSplit"/>; online, within <see cref="OnlineRefineRadius"/>, at the
-    /// least-squares split (there the most probable split moved earlier change points of the state after every point,
-    /// and on the calibration seeds it lowered online F1 from 0.800 to 0.797 and the share of large steps alerted
-    /// within 3 points from 0.931 to 0.913; the online detector uses it only for the commit an alert names). The L1
-    /// split of <see cref="Localise"/> judges each side by its median over <see cref="ChangePointOptions.Window"/>
-    /// points: when the step is about one noise deviation, that places strong changes (z 6–14 on their segments) 4–8
-    /// points off. A moved change point is kept only when it still passes the confirmation's bar.
+    /// Place each confirmed change point again at the least-squares split of the segment between its neighbours (up
+    /// to <see cref="ChangePointOptions.ConfirmWindow"/> points a side), within <paramref name="radius"/> points
+    /// (<see cref="RefineRadius"/> offline, <see cref="OnlineRefineRadius"/> online), on values clipped at 2.5σ
+    /// beyond the two levels (outliers). The L1 split of <see cref="Localise"/> judges each side by its median over
+    /// <see cref="ChangePointOptions.Window"/> points: when the step is about one noise deviation, that places strong
+    /// changes (z 6–14 on their segments) 4–8 points off. A moved change point is kept only when it still passes the
+    /// confirmation's bar.
     /// </summary>
     private static void RefineLocations(
         ReadOnlySpan<double> y,
@@ -347,148 +339,58 @@ internal static class StepScanner
         SeriesNoise noise,
         ChangePointOptions o,
         Span<double> scratch,
-        bool offline
+        int radius
     )
     {
+        var (from, to) = range;
+        var n = y.Length;
         for (var i = 0; i < result.Count; i++)
         {
-            var at = Place(y, result, i, range, lo, noise, o, offline ? RefineRadius : OnlineRefineRadius, offline);
-            if (at < 0 || at == result[i].Index)
-                continue;
+            var s = result[i];
             var left = i > 0 ? result[i - 1].Index : lo;
-            var right = i < result.Count - 1 ? result[i + 1].Index : y.Length;
+            var right = i < result.Count - 1 ? result[i + 1].Index : n;
+            var start = Math.Max(left, s.Index - o.ConfirmWindow);
+            var end = Math.Min(right, s.Index + o.ConfirmWindow);
+            var split = LeastSquaresSplit(
+                y[start..end],
+                Math.Max(Math.Max(from, left + o.MinBefore), s.Index - radius) - start,
+                Math.Min(Math.Min(to, right - o.MinAfter), s.Index + radius) - start,
+                Math.Min(s.LogBefore, s.LogAfter) - 2.5 * noise.Sigma,
+                Math.Max(s.LogBefore, s.LogAfter) + 2.5 * noise.Sigma
+            );
+            var at = split + start;
+            if (split < 0 || at == s.Index)
+                continue;
             if (Passing(y, OnSegment(y, at, left, right, noise, o, scratch), noise, o) is { } moved)
                 result[i] = moved;
         }
-    }
-
-    /// <summary>
-    /// Where change point <paramref name="i"/> of <paramref name="steps"/> (in order) lies on the segment between its
-    /// neighbours (up to <see cref="ChangePointOptions.ConfirmWindow"/> points a side), within
-    /// <paramref name="radius"/> points of where the scan put it and inside <paramref name="range"/>: the most
-    /// probable split (<paramref name="probable"/>) or the least-squares split, of values clipped at 2.5σ beyond the
-    /// two levels (outliers); −1 when there is no room.
-    /// </summary>
-    internal static int Place(
-        ReadOnlySpan<double> y,
-        List<Step> steps,
-        int i,
-        (int From, int To) range,
-        int lo,
-        SeriesNoise noise,
-        ChangePointOptions o,
-        int radius,
-        bool probable
-    )
-    {
-        var s = steps[i];
-        var left = i > 0 ? steps[i - 1].Index : lo;
-        var right = i < steps.Count - 1 ? steps[i + 1].Index : y.Length;
-        var start = Math.Max(left, s.Index - o.ConfirmWindow);
-        var end = Math.Min(right, s.Index + o.ConfirmWindow);
-        var first = Math.Max(Math.Max(range.From, left + o.MinBefore), s.Index - radius) - start;
-        var last = Math.Min(Math.Min(range.To, right - o.MinAfter), s.Index + radius) - start;
-        var (low, high) = (
-            Math.Min(s.LogBefore, s.LogAfter) - 2.5 * noise.Sigma,
-            Math.Max(s.LogBefore, s.LogAfter) + 2.5 * noise.Sigma
-        );
-        var split = probable
-            ? MostProbableSplit(y[start..end], first, last, low, high, noise.Sigma)
-            : LeastSquaresSplit(y[start..end], first, last, low, high);
-        return split < 0 ? -1 : split + start;
     }
 
     /// <summary>The split t in [first, last] of <paramref name="y"/> (clipped to [low, high]) that minimises the sum
     /// of squared deviations from each side's mean; −1 when the range is empty.</summary>
     internal static int LeastSquaresSplit(ReadOnlySpan<double> y, int first, int last, double low, double high)
     {
-        (first, last) = (Math.Max(first, 1), Math.Min(last, y.Length - 1));
-        if (first > last)
-            return -1;
-        Span<double> gains =
-            last - first + 1 <= 256 ? stackalloc double[last - first + 1] : new double[last - first + 1];
-        SplitGains(y, first, low, high, gains);
-        var best = 0;
-        for (var k = 1; k < gains.Length; k++)
-            if (gains[k] > gains[best] + 1e-12)
-                best = k;
-        return first + best;
-    }
-
-    /// <summary>
-    /// The split t in [first, last] of <paramref name="y"/> (clipped to [low, high]) most probably within
-    /// ±<see cref="PlaceTolerance"/> of the true one: the Bayes choice for that tolerance. Model: one step in
-    /// Gaussian noise of deviation <paramref name="sigma"/>, flat priors on both levels and on the place; integrating
-    /// the levels out, the posterior of a split t of n points is ∝ (t(n − t))^−½·exp(−RSS(t)/2σ²), RSS(t) the sum of
-    /// squares about the two means. Its single likeliest point is the least-squares split, which noise scatters over
-    /// several points when the step is about one deviation (Hinkley 1970, "Inference about the change-point in a
-    /// sequence of random variables"); the window with the most mass lands within the tolerance more often. The
-    /// least-squares split when a window would reach past either end of <paramref name="y"/> or there is no noise to
-    /// weigh the splits by; −1 when the range is empty.
-    /// </summary>
-    internal static int MostProbableSplit(
-        ReadOnlySpan<double> y,
-        int first,
-        int last,
-        double low,
-        double high,
-        double sigma
-    )
-    {
-        (first, last) = (Math.Max(first, 1), Math.Min(last, y.Length - 1));
-        if (first > last)
-            return -1;
-        // The posterior reaches past the range a choice is made in: a window at its edge holds the splits beyond it.
-        var (from, to) = (first - PlaceTolerance, last + PlaceTolerance);
-        // Near an end of the points the windows there are cut short and the choice would lean away from it; so would
-        // an online alert on its first few points after the change, named 1–2 points early (a fast-path test: 104 of
-        // 200 alerts within a point of the change, 145 of 200 or more by least squares).
-        if (from < 1 || to > y.Length - 1 || !(sigma > 0))
-            return LeastSquaresSplit(y, first, last, low, high);
-        Span<double> mass = to - from + 1 <= 256 ? stackalloc double[to - from + 1] : new double[to - from + 1];
-        SplitGains(y, from, low, high, mass);
-        var top = double.NegativeInfinity;
-        foreach (var g in mass)
-            top = Math.Max(top, g);
-        // RSS(t) = Σy² − gain(t): the posterior relative to the best split, so that exp never overflows.
-        for (var k = 0; k < mass.Length; k++)
-        {
-            var t = from + k;
-            mass[k] = Math.Exp((mass[k] - top) / (2 * sigma * sigma)) / Math.Sqrt((double)t * (y.Length - t));
-        }
-        Span<double> window =
-            last - first + 1 <= 256 ? stackalloc double[last - first + 1] : new double[last - first + 1];
-        var most = 0.0;
-        for (var t = first; t <= last; t++)
-        {
-            double sum = 0;
-            for (var u = Math.Max(from, t - PlaceTolerance); u <= Math.Min(to, t + PlaceTolerance); u++)
-                sum += mass[u - from];
-            most = Math.Max(most, window[t - first] = sum);
-        }
-        // A sharp posterior gives every window that holds its peak the same mass: of those, the peak itself.
-        var best = -1;
-        for (var t = first; t <= last; t++)
-            if (window[t - first] >= most * (1 - 1e-9) && (best < 0 || mass[t - from] > mass[best - from]))
-                best = t;
-        return best;
-    }
-
-    /// <summary>For each split t = first, first + 1, … (one per element of <paramref name="gains"/>): by how much
-    /// splitting <paramref name="y"/> (clipped to [low, high]) at t lowers the sum of squares about one mean,
-    /// S₁²/t + S₂²/(n − t) up to a constant, with S₁ and S₂ the sums before and from t.</summary>
-    private static void SplitGains(ReadOnlySpan<double> y, int first, double low, double high, Span<double> gains)
-    {
         double total = 0;
         foreach (var v in y)
             total += Math.Clamp(v, low, high);
         double prefix = 0;
-        for (var t = 0; t < first + gains.Length; t++)
+        var best = -1;
+        var bestGain = double.NegativeInfinity;
+        for (var t = 0; t <= last && t < y.Length; t++)
         {
-            if (t >= first)
-                gains[t - first] = prefix * prefix / t + (total - prefix) * (total - prefix) / (y.Length - t);
+            // The sum of squares about two means falls by the between-sides term: maximise it.
+            if (t >= first && t > 0)
+            {
+                var gain = prefix * prefix / t + (total - prefix) * (total - prefix) / (y.Length - t);
+                if (gain > bestGain + 1e-12)
+                {
+                    bestGain = gain;
+                    best = t;
+                }
+            }
             prefix += Math.Clamp(y[t], low, high);
         }
+        return best;
     }
 
     // A split found on a whole segment must also show as a step on this many points a side, at the candidate bar:

@@ -1,12 +1,10 @@
 using PerfService.Core.ChangePoints;
-using PerfService.Tests.Comparison;
 
 namespace PerfService.Tests.ChangePoints;
 
 /// <summary>
-/// The placement of each confirmed change point (<see cref="ChangePointOptions.RefineLocations"/>): the most probable
-/// split up to <see cref="StepScanner.RefineRadius"/> points offline, the least-squares split up to
-/// <see cref="StepScanner.OnlineRefineRadius"/> online.
+/// The least-squares placement of each confirmed change point (<see cref="ChangePointOptions.RefineLocations"/>):
+/// up to <see cref="StepScanner.RefineRadius"/> points offline, <see cref="StepScanner.OnlineRefineRadius"/> online.
 /// </summary>
 public class LocationRefinementTests
 {
@@ -23,50 +21,6 @@ public class LocationRefinementTests
         double[] outlier = [0, 0, 40, 0, 0, 1, 1, 1, 1, 1];
         Assert.Equal(3, StepScanner.LeastSquaresSplit(outlier, 1, 9, -100, 100));
         Assert.Equal(5, StepScanner.LeastSquaresSplit(outlier, 1, 9, 0, 1));
-    }
-
-    [Fact]
-    public void The_most_probable_split_lands_within_the_tolerance_more_often_than_the_least_squares_split()
-    {
-        // One step of one noise deviation, 60 points a side, searched within 20 points as offline: the single likeliest
-        // split is scattered by the noise, the window of ±3 with the most posterior mass less so (in a simulation of
-        // 4,000 such series, 71% and 76% within 3 points).
-        var rng = new Random(7);
-        var y = new double[120];
-        int leastSquares = 0,
-            probable = 0;
-        const int series = 1000;
-        for (var k = 0; k < series; k++)
-        {
-            for (var i = 0; i < y.Length; i++)
-                y[i] = Samples.Gaussian(rng) + (i >= 60 ? 1 : 0);
-            if (Math.Abs(StepScanner.LeastSquaresSplit(y, 40, 80, -10, 10) - 60) <= StepScanner.PlaceTolerance)
-                leastSquares++;
-            if (Math.Abs(StepScanner.MostProbableSplit(y, 40, 80, -10, 10, sigma: 1) - 60) <= StepScanner.PlaceTolerance)
-                probable++;
-        }
-        Assert.True(probable >= leastSquares + series / 50, $"{probable} most probable, {leastSquares} least squares");
-    }
-
-    [Fact]
-    public void The_most_probable_split_of_a_clear_step_is_the_step_and_near_an_end_it_is_the_least_squares_split()
-    {
-        var y = new double[30];
-        for (var i = 0; i < y.Length; i++)
-            y[i] = (i >= 15 ? 1 : 0) + (i % 3 - 1) * 0.05;
-        Assert.Equal(15, StepScanner.MostProbableSplit(y, 8, 22, -10, 10, sigma: 0.1));
-        Assert.Equal(-1, StepScanner.MostProbableSplit(y, 9, 8, -10, 10, sigma: 0.1));
-        // A noisier posterior, a step at 26 and a range that ends there: windows near the end would be cut short, so
-        // the choice is the least-squares split's, not a point leaning away from the end.
-        var late = new double[30];
-        for (var i = 0; i < late.Length; i++)
-            late[i] = (i >= 26 ? 1 : 0) + Samples.Gaussian(new Random(i)) * 0.4;
-        Assert.Equal(
-            StepScanner.LeastSquaresSplit(late, 18, 28, -10, 10),
-            StepScanner.MostProbableSplit(late, 18, 28, -10, 10, sigma: 0.4)
-        );
-        // No noise to weigh the splits by: the least-squares split.
-        Assert.Equal(15, StepScanner.MostProbableSplit(y, 8, 22, -10, 10, sigma: 0));
     }
 
     [Fact]
