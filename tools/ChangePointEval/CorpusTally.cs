@@ -5,7 +5,7 @@ internal sealed class CorpusTally
 {
     public int Truths, Withdrawn;
     private int _detections, _truePositives, _recalled, _alarms, _quietPoints;
-    private int _truths10, _recalled10, _truths30, _recalled30, _within3;
+    private int _truths10, _recalled10, _truths30, _recalled30, _within3, _exact;
     private readonly List<int> _delays = [];
     private readonly Dictionary<(string Kind, string Band), Cell> _cells = [];
     private readonly Dictionary<string, (int Recalled, int Truths)> _bySize = [];
@@ -22,6 +22,7 @@ internal sealed class CorpusTally
         {
             if (matched[d] < 0) continue;
             _truePositives++;
+            if (raised[d].Index == truths[matched[d]].Index) _exact++;
             if (raised[d].DetectedAt < 0) continue;
             var delay = raised[d].DetectedAt - truths[matched[d]].Index;
             _delays.Add(delay);
@@ -68,7 +69,7 @@ internal sealed class CorpusTally
             precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall),
             _quietPoints == 0 ? 0 : 1000.0 * _alarms / _quietPoints,
             Ratio(_recalled10, _truths10), _truths10, Ratio(_recalled30, _truths30), Ratio(_within3, _truths30), _truths30,
-            median, Withdrawn, new SortedDictionary<(string, string), Cell>(_cells), bySize);
+            median, Withdrawn, Ratio(_exact, _truePositives), new SortedDictionary<(string, string), Cell>(_cells), bySize);
     }
 
     public static readonly string[] Bands = ["0.5-2%", "2-6%", "6-15%"];

@@ -7,6 +7,8 @@ namespace PerfService.ChangePointEval;
 /// Accuracy of one mode. <see cref="FalseAlarmsPer1000"/> is per 1,000 points of no-change series.
 /// <see cref="Recall10"/>: steps ≥ 10% on series with 2%–6% noise; <see cref="Recall30"/>: steps ≥ 30%;
 /// <see cref="Within3"/>: the share of steps ≥ 30% alerted at most 3 points after their first point (online).
+/// <see cref="Exact"/>: the share of true positives placed at the change's own point, the commit a user is shown; a
+/// placing that wins matches within the tolerance by leaving the exact point shows here.
 /// </summary>
 public sealed record ModeReport(
     int Detections,
@@ -22,6 +24,7 @@ public sealed record ModeReport(
     int Truths30,
     double? MedianDelay,
     int Withdrawn,
+    double Exact,
     IReadOnlyDictionary<(string Kind, string Band), Cell> Cells,
     IReadOnlyDictionary<string, double> RecallBySize);
 
@@ -39,14 +42,14 @@ public sealed record EvaluationReport(int Series, int Points, int TrueChanges, M
         var sb = new StringBuilder();
         var first = rows[0].Report;
         sb.Append(ci, $"corpus: {first.Series} series, {first.Points} points, {first.TrueChanges} true changes; match ±{CorpusEvaluator.Tolerance} points, same direction\n\n");
-        sb.Append("| detector | mode | F1 | precision | recall | false alarms /1000 | recall ≥10% at 2–6% noise | recall ≥30% | ≥30% within 3 | median delay | withdrawn |\n");
-        sb.Append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        sb.Append("| detector | mode | F1 | precision | recall | false alarms /1000 | recall ≥10% at 2–6% noise | recall ≥30% | ≥30% within 3 | median delay | withdrawn | found at its own point |\n");
+        sb.Append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         foreach (var (name, report) in rows)
             foreach (var (mode, r) in Modes(report))
             {
                 var delay = r.MedianDelay is { } d ? d.ToString("0.#", ci) : "–";
                 var within = mode == "online" ? r.Within3.ToString("0.00", ci) : "–";
-                sb.Append(ci, $"| {name} | {mode} | {r.F1:0.000} | {r.Precision:0.000} | {r.Recall:0.000} | {r.FalseAlarmsPer1000:0.00} | {r.Recall10:0.00} of {r.Truths10} | {r.Recall30:0.00} of {r.Truths30} | {within} | {delay} | {r.Withdrawn} |\n");
+                sb.Append(ci, $"| {name} | {mode} | {r.F1:0.000} | {r.Precision:0.000} | {r.Recall:0.000} | {r.FalseAlarmsPer1000:0.00} | {r.Recall10:0.00} of {r.Truths10} | {r.Recall30:0.00} of {r.Truths30} | {within} | {delay} | {r.Withdrawn} | {r.Exact:0.00} |\n");
             }
 
         sb.Append("\nrecall by step size\n\n| detector | mode |");

@@ -57,6 +57,11 @@ public class CorpusTests(ITestOutputHelper output)
         Assert.Equal(1, report.Retrospective.TruePositives);
         Assert.Equal(1, report.Retrospective.Detections);
         Assert.Equal(1.0, report.Online!.Recall);
+        Assert.Equal(1.0, report.Retrospective.Exact);
+        // A truth two points away still matches, but not at its own point.
+        var near = series with { Changes = [new TrueChange(122, 1.15)] };
+        var nearReport = CorpusEvaluator.Evaluate([near], online: false).Retrospective;
+        Assert.Equal((1, 0.0), (nearReport.TruePositives, nearReport.Exact));
         // The same detection against a truth 4 points away (beyond ±3) is a miss and a false positive; so is a
         // detection in the wrong direction.
         var shifted = series with { Changes = [new TrueChange(124, 1.15)] };

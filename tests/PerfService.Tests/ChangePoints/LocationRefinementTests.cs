@@ -24,6 +24,26 @@ public class LocationRefinementTests
     }
 
     [Fact]
+    public void A_step_of_two_noise_deviations_is_named_at_its_own_commit_more_often_than_not()
+    {
+        // The alert's commit range should hold the commit that caused the change. A placing rule that names the split
+        // most probably within ±3 of the change, rather than the likeliest one, found more changes within 3 points but
+        // named the exact commit half as often (a simulation: 28% against 64% at two deviations), and in a demo named
+        // a commit two before the planted one. Measured here: 26 of 40 exact offline, 25 online; 10 offline with that
+        // rule.
+        int exact = 0,
+            exactOnline = 0;
+        for (var seed = 1; seed <= 40; seed++)
+        {
+            var v = ChangePointDetectorTests.Series(new Random(900 + seed), 240, 0.03, (120, 1.06));
+            exact += ChangePointDetector.Detect(v).Count(c => c.Index == 120);
+            exactOnline += OnlineDetector.Replay(v).Count(a => a.Index == 120);
+        }
+        Assert.True(exact >= 21, $"{exact} of 40 offline at the step's own commit");
+        Assert.True(exactOnline >= 21, $"{exactOnline} of 40 alerts at the step's own commit");
+    }
+
+    [Fact]
     public void Offline_a_step_of_about_one_noise_deviation_is_placed_closer_to_where_it_happened()
     {
         // A 4% step at 3% noise, 150 points a side: z on the whole segments is about 10, but the L1 split on 30 points
