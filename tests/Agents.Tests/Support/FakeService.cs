@@ -17,7 +17,7 @@ public sealed record FakeResponse(int Status, object? Json = null, string? Text 
 /// the test's handler.</summary>
 public sealed class FakeService : IDisposable
 {
-    private readonly HttpListener _listener = new();
+    private readonly HttpListener _listener;
     private readonly Func<RecordedRequest, Task<FakeResponse>> _handler;
     private readonly CancellationTokenSource _stop = new();
 
@@ -26,26 +26,28 @@ public sealed class FakeService : IDisposable
     public FakeService(Func<RecordedRequest, Task<FakeResponse>> handler)
     {
         _handler = handler;
-        Url = Listen(_listener);
+        (_listener, Url) = Listen();
         _ = Task.Run(LoopAsync);
     }
 
     // HttpListener cannot bind port 0, so a free port is asked for first; another process (a child of a parallel test)
-    // can take it before the listener binds, and then another port is tried.
-    private static string Listen(HttpListener listener)
+    // can take it before the listener binds, and then another port is tried. A listener that failed to start is
+    // closed by HttpListener itself, so each attempt needs a new one.
+    private static (HttpListener Listener, string Url) Listen()
     {
         for (var attempt = 1; ; attempt++)
         {
             var url = $"http://127.0.0.1:{Ports.Free()}/";
-            listener.Prefixes.Clear();
+            var listener = new HttpListener();
             listener.Prefixes.Add(url);
             try
             {
                 listener.Start();
-                return url;
+                return (listener, url);
             }
             catch (HttpListenerException) when (attempt < 10)
             {
+                listener.Close();
             }
         }
     }
