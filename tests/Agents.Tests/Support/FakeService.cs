@@ -23,21 +23,22 @@ public sealed class FakeService : IDisposable
 
     public FakeService(Func<RecordedRequest, FakeResponse> handler) : this(r => Task.FromResult(handler(r))) { }
 
-    public FakeService(Func<RecordedRequest, Task<FakeResponse>> handler)
+    /// <param name="ports">Where the ports to try come from (a test gives a taken one first); free ones by default.</param>
+    public FakeService(Func<RecordedRequest, Task<FakeResponse>> handler, Func<int>? ports = null)
     {
         _handler = handler;
-        (_listener, Url) = Listen();
+        (_listener, Url) = Listen(ports ?? Ports.Free);
         _ = Task.Run(LoopAsync);
     }
 
     // HttpListener cannot bind port 0, so a free port is asked for first; another process (a child of a parallel test)
     // can take it before the listener binds, and then another port is tried. A listener that failed to start is
     // closed by HttpListener itself, so each attempt needs a new one.
-    private static (HttpListener Listener, string Url) Listen()
+    private static (HttpListener Listener, string Url) Listen(Func<int> ports)
     {
         for (var attempt = 1; ; attempt++)
         {
-            var url = $"http://127.0.0.1:{Ports.Free()}/";
+            var url = $"http://127.0.0.1:{ports()}/";
             var listener = new HttpListener();
             listener.Prefixes.Add(url);
             try
